@@ -1,0 +1,165 @@
+//! The resolved configuration: one plain struct built once from the command
+//! line and the environment, then passed around by `&Config`.
+//!
+//! Everything GNU decides from option order, option interplay (`-f` implies
+//! `-a -U`, the last of `-1/-C/-x/-m/-l` wins, …) and environment variables
+//! is settled here, so later stages never look at arguments or `getenv`.
+#![forbid(unsafe_code)]
+
+use std::ffi::OsString;
+
+use crate::format::color::ColorTable;
+use crate::format::quote::QuotingStyle;
+use crate::format::size::SizeFormat;
+use crate::format::time::TimeStyle;
+
+/// How entries are laid out (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `-l`: one entry per line with metadata.
+    Long,
+    /// `-1`: one name per line.
+    OneLine,
+    /// `-C`: columns, filled top to bottom.
+    Vertical,
+    /// `-x`: columns, filled left to right.
+    Horizontal,
+    /// `-m`: comma separated.
+    Commas,
+}
+
+/// Which entries whose names start with `.` are listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hidden {
+    /// Default: no dot files.
+    Skip,
+    /// `-A`: dot files but not `.` and `..`.
+    AlmostAll,
+    /// `-a`: everything, `.` and `..` included.
+    All,
+}
+
+/// `--sort` keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortKey {
+    Name,
+    None,
+    Size,
+    Time,
+    Version,
+    Extension,
+    Width,
+}
+
+/// Which timestamp is shown and/or sorted by (`-u`, `-c`, `--time`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeField {
+    Modification,
+    Access,
+    Change,
+    Birth,
+}
+
+/// `--indicator-style`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum IndicatorStyle {
+    None,
+    /// `-p`: `/` after directories.
+    Slash,
+    /// `--file-type`: like classify without `*`.
+    FileType,
+    /// `-F`: `*/=>@|`.
+    Classify,
+}
+
+/// When symbolic links are followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dereference {
+    /// `-l`, `-d`, `-F`, … without `-H`/`-L`: never.
+    Never,
+    /// `-H`: command-line operands only.
+    CommandLine,
+    /// The default without `-l`/`-d`/`-F`/`--color`-less classifying: command
+    /// line symlinks that point to directories are listed as directories.
+    CommandLineDirs,
+    /// `-L`: always.
+    Always,
+}
+
+/// Everything the long format (and `-s`, `-i`) needs to know.
+#[derive(Clone, Debug)]
+pub struct LongOptions {
+    /// Print the owner column (`-g` turns it off).
+    pub owner: bool,
+    /// Print the group column (`-o`/`-G` turn it off).
+    pub group: bool,
+    /// `--author`.
+    pub author: bool,
+    /// `-n`: numeric user and group ids.
+    pub numeric_ids: bool,
+    /// Timestamp rendering (`--time-style`, `--full-time`, `TIME_STYLE`).
+    pub time_style: TimeStyle,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub format: Format,
+    pub hidden: Hidden,
+    /// `-B`: skip names ending in `~`.
+    pub ignore_backups: bool,
+    /// `-I PATTERN`, always applied (after `-B`).
+    pub ignore: Vec<Vec<u8>>,
+    /// `--hide=PATTERN`, applied only when neither `-a` nor `-A` is given.
+    pub hide: Vec<Vec<u8>>,
+    /// `-d`: list directories themselves.
+    pub directory: bool,
+    /// `-R`.
+    pub recursive: bool,
+    pub dereference: Dereference,
+    pub sort: SortKey,
+    pub reverse: bool,
+    pub group_directories_first: bool,
+    /// Time used for sorting by time and for the long format.
+    pub time: TimeField,
+    pub quoting: QuotingStyle,
+    /// `-q`/`--hide-control-chars` (the default on a tty): non-printable
+    /// characters become `?`.
+    pub hide_control_chars: bool,
+    pub indicator: IndicatorStyle,
+    /// `Some` when `--color` is in effect: the parsed `LS_COLORS`.
+    pub color: Option<ColorTable>,
+    /// `--hyperlink` in effect.
+    pub hyperlink: bool,
+    /// `--zero`: entries end with NUL, no columns.
+    pub zero: bool,
+    /// Output width in columns; 0 means no limit.
+    pub width: usize,
+    /// `-T`/`TABSIZE`; 0 disables tabs in column output.
+    pub tabsize: usize,
+    pub long: LongOptions,
+    /// `-i`.
+    pub inode: bool,
+    /// `-s`.
+    pub size_blocks: bool,
+    /// Format of the `-s` column and the `total` line.
+    pub block_size: SizeFormat,
+    /// Format of the size column of `-l`.
+    pub file_size: SizeFormat,
+    /// `--dired` (only effective with the long format).
+    pub dired: bool,
+    /// `-Z`.
+    pub context: bool,
+    /// Whether the locale's character set is UTF-8 (affects what counts as
+    /// printable and the width of names).
+    pub utf8: bool,
+    /// Operands in command-line order; empty means `.`.
+    pub operands: Vec<OsString>,
+}
+
+impl Config {
+    /// Whether any per-entry metadata column is printed (long format, `-s`,
+    /// `-i`): callers use it to decide on the `total` line and alignment.
+    pub fn is_long(&self) -> bool {
+        self.format == Format::Long
+    }
+}

@@ -1,0 +1,8 @@
+//! Turning entries into bytes: names (quoting, colours, indicators,
+//! hyperlinks), metadata columns (sizes, times, owners) and layouts
+//! (columns, commas, long format, dired offsets).
+
+pub mod color;
+pub mod quote;
+pub mod size;
+pub mod time;

@@ -1,0 +1,79 @@
+//! The C library's locale: `setlocale`, the character set, and `strcoll`.
+//! GNU ls sorts names with strcoll, so nothing else would match it in
+//! locales such as en_US.UTF-8.
+
+use std::ffi::{CStr, CString};
+
+/// What the rest of the program needs to know about the locale.
+#[derive(Clone, Copy, Debug)]
+pub struct LocaleInfo {
+    /// LC_CTYPE's character set is UTF-8.
+    pub utf8: bool,
+    /// LC_COLLATE is "C"/"POSIX": strcoll is byte order, skip the C library.
+    pub collate_bytes: bool,
+    /// LC_TIME is "C"/"POSIX" (decides `posix-` time styles).
+    pub time_posix: bool,
+}
+
+fn category_is_posix(category: libc::c_int) -> bool {
+    // SAFETY: setlocale with a null pointer only queries; the returned
+    // string is owned by the C library and copied before the next call.
+    let name = unsafe { libc::setlocale(category, std::ptr::null()) };
+    if name.is_null() {
+        return true;
+    }
+    // SAFETY: non-null, NUL-terminated, valid until the next setlocale.
+    let name = unsafe { CStr::from_ptr(name) }.to_bytes();
+    name == b"C" || name == b"POSIX"
+}
+
+/// Sets the locale from the environment (LC_ALL, LC_*, LANG) once, at
+/// start-up, and reports what it is.
+pub fn init() -> LocaleInfo {
+    // SAFETY: called once at start-up before any other thread exists.
+    unsafe {
+        libc::setlocale(libc::LC_ALL, c"".as_ptr());
+    }
+    // SAFETY: nl_langinfo returns a pointer to a static NUL-terminated string.
+    let codeset = unsafe { CStr::from_ptr(libc::nl_langinfo(libc::CODESET)) };
+    let cs = codeset.to_bytes().to_ascii_uppercase();
+    LocaleInfo {
+        utf8: cs == b"UTF-8" || cs == b"UTF8",
+        collate_bytes: category_is_posix(libc::LC_COLLATE),
+        time_posix: category_is_posix(libc::LC_TIME),
+    }
+}
+
+/// Compares two names as strcoll does in the current locale. Names with an
+/// interior NUL cannot occur in directories; they fall back to byte order.
+pub fn strcoll(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    match (CString::new(a), CString::new(b)) {
+        (Ok(a), Ok(b)) => {
+            // SAFETY: both are valid NUL-terminated strings.
+            let r = unsafe { libc::strcoll(a.as_ptr(), b.as_ptr()) };
+            r.cmp(&0)
+        }
+        _ => a.cmp(b),
+    }
+}
+
+/// Transforms a name into a key whose byte order is the locale's collation
+/// order (strxfrm), so that sorting computes the expensive part once per
+/// entry instead of once per comparison.
+pub fn collation_key(name: &[u8]) -> Vec<u8> {
+    let Ok(src) = CString::new(name) else {
+        return name.to_vec();
+    };
+    let mut buf: Vec<u8> = vec![0; name.len() * 4 + 16];
+    loop {
+        // SAFETY: buf has buf.len() writable bytes; src is NUL-terminated.
+        let n = unsafe {
+            libc::strxfrm(buf.as_mut_ptr().cast(), src.as_ptr(), buf.len())
+        };
+        if n < buf.len() {
+            buf.truncate(n);
+            return buf;
+        }
+        buf.resize(n + 1, 0);
+    }
+}

@@ -1,0 +1,15 @@
+//! The only module that talks to the kernel (and the only one allowed
+//! `unsafe`): statx with a computed mask and its fstatat fallback, directory
+//! reading with getdents64, symlink targets, xattr probes, terminal queries
+//! and the C library's locale functions.
+//!
+//! Everything above this module sees typed results: [`Metadata`] with
+//! `Option` fields for what the kernel did not return, and `io::Error`s
+//! carrying the errno GNU would report.
+
+pub mod dir;
+pub mod locale;
+pub mod stat;
+pub mod term;
+
+pub use stat::{FileType, Metadata, Timestamp};

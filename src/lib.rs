@@ -1,0 +1,18 @@
+//! statls: a GNU ls 9.1 compatible `ls` built on minimal statx requests.
+//!
+//! Data flows one way: `cli` (clap definition) → `config` (typed, resolved
+//! from arguments and environment) → `plan` (which statx fields each entry
+//! needs) → `fs` (the only module with syscalls and `unsafe`) → `entry` /
+//! `walk` (reading directories, recursion) → `sort` → `format` → `output`.
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod entry;
+pub mod error;
+pub mod format;
+pub mod fs;
+pub mod output;
+pub mod plan;
+pub mod sort;
+pub mod walk;
