@@ -152,6 +152,7 @@ pub struct Config {
     /// Whether the locale's character set is UTF-8 (affects what counts as
     /// printable and the width of names).
     pub utf8: bool,
+    pub locale: crate::fs::locale::LocaleInfo,
     /// Operands in command-line order; empty means `.`.
     pub operands: Vec<OsString>,
 }
@@ -161,5 +162,71 @@ impl Config {
     /// `-i`): callers use it to decide on the `total` line and alignment.
     pub fn is_long(&self) -> bool {
         self.format == Format::Long
+    }
+}
+
+impl Config {
+    /// TEMPORARY minimal loader (replaced by the cli branch).
+    pub fn load(args: Vec<OsString>) -> Result<Config, i32> {
+        let locale = crate::fs::locale::init();
+        let tty = crate::fs::term::stdout_is_tty();
+        let mut c = Config {
+            format: if tty { Format::Vertical } else { Format::OneLine },
+            hidden: Hidden::Skip,
+            ignore_backups: false,
+            ignore: vec![],
+            hide: vec![],
+            directory: false,
+            recursive: false,
+            dereference: Dereference::CommandLineDirs,
+            sort: SortKey::Name,
+            reverse: false,
+            group_directories_first: false,
+            time: TimeField::Modification,
+            quoting: if tty { QuotingStyle::ShellEscape } else { QuotingStyle::Literal },
+            hide_control_chars: tty,
+            indicator: IndicatorStyle::None,
+            color: None,
+            hyperlink: false,
+            zero: false,
+            width: crate::fs::term::terminal_width().unwrap_or(80),
+            tabsize: 8,
+            long: LongOptions { owner: true, group: true, author: false, numeric_ids: false, time_style: TimeStyle::Locale },
+            inode: false,
+            size_blocks: false,
+            block_size: SizeFormat {},
+            file_size: SizeFormat {},
+            dired: false,
+            context: false,
+            utf8: locale.utf8,
+            locale,
+            operands: vec![],
+        };
+        for a in args.into_iter().skip(1) {
+            match a.to_str() {
+                Some("-l") => c.format = Format::Long,
+                Some("-1") => c.format = Format::OneLine,
+                Some("-C") => c.format = Format::Vertical,
+                Some("-x") => c.format = Format::Horizontal,
+                Some("-m") => c.format = Format::Commas,
+                Some("-a") => c.hidden = Hidden::All,
+                Some("-A") => c.hidden = Hidden::AlmostAll,
+                Some("-R") => c.recursive = true,
+                Some("-d") => c.directory = true,
+                Some("-r") => c.reverse = true,
+                Some("-t") => c.sort = SortKey::Time,
+                Some("-S") => c.sort = SortKey::Size,
+                Some("-X") => c.sort = SortKey::Extension,
+                Some("-v") => c.sort = SortKey::Version,
+                Some("-U") => c.sort = SortKey::None,
+                Some("-i") => c.inode = true,
+                Some("-s") => c.size_blocks = true,
+                Some("-F") => c.indicator = IndicatorStyle::Classify,
+                Some("-p") => c.indicator = IndicatorStyle::Slash,
+                Some("-L") => c.dereference = Dereference::Always,
+                _ => c.operands.push(a),
+            }
+        }
+        Ok(c)
     }
 }

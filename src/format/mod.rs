@@ -3,6 +3,10 @@
 //! (columns, commas, long format, dired offsets).
 
 pub mod color;
+pub mod columns;
+pub mod listing;
+pub mod long;
+pub mod name;
 pub mod quote;
 pub mod size;
 pub mod time;
