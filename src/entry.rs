@@ -4,6 +4,7 @@
 
 use std::ffi::CString;
 
+use crate::fs::xattr::AccessMarker;
 use crate::fs::{FileType, Metadata};
 
 /// What is known about a symlink's target.
@@ -31,11 +32,13 @@ pub struct Entry {
     pub link: Option<LinkTarget>,
     /// A command-line operand (affects GNU's error statuses and `-F`).
     pub operand: bool,
+    /// ACL / security context marker for the long format.
+    pub access: AccessMarker,
 }
 
 impl Entry {
     pub fn new(name: CString, file_type: FileType) -> Entry {
-        Entry { name, file_type, meta: None, stat_failed: false, link: None, operand: false }
+        Entry { name, file_type, meta: None, stat_failed: false, link: None, operand: false, access: AccessMarker::None }
     }
 
     pub fn name_bytes(&self) -> &[u8] {

@@ -33,6 +33,11 @@ impl Output {
         self.written + self.buf.len()
     }
 
+    /// Absolute offset of the start of `buffer()`.
+    pub fn buffer_base(&self) -> usize {
+        self.written
+    }
+
     pub fn write(&mut self, bytes: &[u8]) {
         self.buf.extend_from_slice(bytes);
         if self.buf.len() >= CAPACITY {

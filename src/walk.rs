@@ -295,7 +295,7 @@ impl<'a> Walker<'a> {
 }
 
 /// `dir/name`, without doubling a trailing slash.
-fn child_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
+pub fn child_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
     let mut path = dir.to_vec();
     if path.last() != Some(&b'/') {
         path.push(b'/');

@@ -58,4 +58,14 @@ impl ColorTable {
         let _ = params;
         out.extend_from_slice(name);
     }
+
+    /// Starts colour `params`.
+    pub fn start(&self, out: &mut Vec<u8>, params: &[u8]) {
+        let _ = (out, params);
+    }
+
+    /// Ends a colour started by `start`.
+    pub fn end(&self, out: &mut Vec<u8>) {
+        let _ = out;
+    }
 }

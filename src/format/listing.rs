@@ -66,7 +66,9 @@ impl<'a> Printer<'a> {
     pub fn print(&mut self, out: &mut Output, entries: &[Entry]) {
         self.names.align_quotes = self.needs_quote_alignment(entries);
         if self.config.format == Format::Long {
-            self.long.print(out, entries, &self.names);
+            let config = self.config;
+            let blocks = |e: &Entry| block_text(config, e);
+            self.long.print(out, entries, &self.names, &blocks);
             return;
         }
         let cells = self.cells(entries);
@@ -91,7 +93,7 @@ impl<'a> Printer<'a> {
             Vec::new()
         };
         let blocks: Vec<String> = if self.config.size_blocks {
-            entries.iter().map(|e| self.block_text(e)).collect()
+            entries.iter().map(|e| block_text(self.config, e)).collect()
         } else {
             Vec::new()
         };
@@ -111,17 +113,19 @@ impl<'a> Printer<'a> {
                     cell.bytes.push(b' ');
                 }
                 cell.width = cell.bytes.len();
-                cell.width += self.names.render(e, &mut cell.bytes);
+                cell.width += self.names.render(e, &mut cell.bytes).width;
                 cell
             })
             .collect()
     }
 
-    pub fn block_text(&self, e: &Entry) -> String {
-        match e.meta.as_ref().and_then(|m| m.blocks) {
-            Some(b) => self.config.block_size.format_blocks(b),
-            None => "?".to_string(),
-        }
+}
+
+/// The `-s` column of an entry.
+pub fn block_text(config: &Config, e: &Entry) -> String {
+    match e.meta.as_ref().and_then(|m| m.blocks) {
+        Some(b) => config.block_size.format_blocks(b),
+        None => "?".to_string(),
     }
 }
 

@@ -4,9 +4,13 @@
 
 pub mod color;
 pub mod columns;
+pub mod dired;
+pub mod hyperlink;
 pub mod listing;
 pub mod long;
 pub mod name;
+pub mod owner;
 pub mod quote;
 pub mod size;
 pub mod time;
+pub mod width;
