@@ -37,7 +37,7 @@ pub use paint::Painter;
 pub use parse::ColorWarning;
 pub use term::env_allows_builtin;
 
-use crate::fs::FileType;
+use crate::fs::{FileType, Metadata};
 use suffix::Suffixes;
 
 /// GNU's indicators, in GNU's order (the order of [`IND_NAMES`]).
@@ -136,6 +136,8 @@ pub const CAPABILITY_SUPPORTED: bool = false;
 #[derive(Clone, Debug)]
 pub struct ColorTable {
     ind: [Option<Vec<u8>>; IND_COUNT],
+    /// `is_colored` of each indicator, precomputed for per-entry lookups.
+    colored: [bool; IND_COUNT],
     suffixes: Suffixes,
     /// `ln=target`: symlinks take the colour of what they point to.
     ln_target: bool,
@@ -181,20 +183,51 @@ impl<'a> ColorSubject<'a> {
             target_mode: None,
         }
     }
+
+    /// From what the fs layer returned: `meta` is the entry's own stat
+    /// (`None`: not stat'ed or failed), `target` the stat of a symlink's
+    /// target (`None`: not stat'ed or dangling). `meta.mode` must be the
+    /// full `st_mode` (permission bits included) when present.
+    pub fn from_metadata(
+        name: &'a [u8],
+        d_type: FileType,
+        meta: Option<&Metadata>,
+        target: Option<&Metadata>,
+    ) -> ColorSubject<'a> {
+        ColorSubject {
+            name,
+            file_type: meta.and_then(|m| m.file_type).unwrap_or(d_type),
+            mode: meta.and_then(|m| m.mode),
+            nlink: meta.and_then(|m| m.nlink),
+            capability: false,
+            target_mode: target.and_then(|m| m.mode),
+        }
+    }
 }
 
 impl ColorTable {
     /// GNU's built-in table.
     pub fn builtin() -> ColorTable {
-        let mut ind: [Option<Vec<u8>>; IND_COUNT] = Default::default();
-        for (i, v) in BUILTIN {
-            ind[i as usize] = Some(v.to_vec());
-        }
-        ind[Ind::Cl as usize] = Some(CLEAR_TO_EOL.to_vec());
-        ColorTable {
-            ind,
+        let mut table = ColorTable {
+            ind: Default::default(),
+            colored: [false; IND_COUNT],
             suffixes: Suffixes::default(),
             ln_target: false,
+        };
+        for (i, v) in BUILTIN {
+            table.set(i, v.to_vec());
+        }
+        table.set(Ind::Cl, CLEAR_TO_EOL.to_vec());
+        table
+    }
+
+    fn set(&mut self, ind: Ind, value: Vec<u8>) {
+        let colored = !matches!(value.as_slice(), b"" | b"0" | b"00");
+        if let Some(slot) = self.colored.get_mut(ind as usize) {
+            *slot = colored;
+        }
+        if let Some(slot) = self.ind.get_mut(ind as usize) {
+            *slot = Some(value);
         }
     }
 
@@ -205,7 +238,7 @@ impl ColorTable {
         let parsed = parse::parse(value)?;
         let mut table = ColorTable::builtin();
         for (i, v) in parsed.indicators {
-            table.ind[i as usize] = Some(v);
+            table.set(i, v);
         }
         table.suffixes = Suffixes::new(parsed.suffixes);
         table.ln_target = table.get(Ind::Ln) == Some(b"target");
@@ -237,7 +270,7 @@ impl ColorTable {
 
     /// GNU's `is_colored`: set and not empty, `0` or `00`.
     pub fn is_colored(&self, ind: Ind) -> bool {
-        !matches!(self.get(ind), None | Some(b"" | b"0" | b"00"))
+        self.colored.get(ind as usize).copied().unwrap_or(false)
     }
 
     /// `ln=target` is in effect.

@@ -50,10 +50,11 @@ pub(super) fn parse(input: &[u8]) -> Result<Parsed, Vec<ColorWarning>> {
                 }
                 let label = [first, second];
                 let ind = IND_NAMES.iter().position(|n| *n == label);
+                let ind = ind.and_then(|i| Ind::ALL.get(i).copied());
                 let value = ind.and_then(|_| funky(input, pos + 3, false));
                 match (ind, value) {
                     (Some(i), Some((value, next))) => {
-                        parsed.indicators.push((Ind::ALL[i], value));
+                        parsed.indicators.push((i, value));
                         pos = next;
                     }
                     _ => {

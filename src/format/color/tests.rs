@@ -390,3 +390,26 @@ fn clear_to_eol() {
                 \x1b[44mplainlongname12345\x1b[0m\x1b[K\n";
     assert_eq!(String::from_utf8_lossy(&out), want);
 }
+
+#[test]
+fn subject_from_metadata() {
+    use crate::fs::Metadata;
+    let link = Metadata {
+        file_type: Some(T::Symlink),
+        mode: Some(LNK),
+        nlink: Some(1),
+        ..Metadata::default()
+    };
+    let target = Metadata {
+        file_type: Some(T::Directory),
+        mode: Some(DIR),
+        ..Metadata::default()
+    };
+    let t = table("ln=target");
+    let s = ColorSubject::from_metadata(b"lnkdir", T::Symlink, Some(&link), Some(&target));
+    assert_eq!(style(&t, &s), Some("01;34"));
+    let s = ColorSubject::from_metadata(b"lnkdir", T::Symlink, Some(&link), None);
+    assert_eq!(style(&t, &s), None);
+    let s = ColorSubject::from_metadata(b"d", T::Directory, None, None);
+    assert_eq!(style(&t, &s), Some("01;34"));
+}
