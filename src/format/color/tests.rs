@@ -413,3 +413,15 @@ fn subject_from_metadata() {
     let s = ColorSubject::from_metadata(b"d", T::Directory, None, None);
     assert_eq!(style(&t, &s), Some("01;34"));
 }
+#[test]
+fn dircolors_style_database() {
+    // Excerpt of `dircolors -b`: `mi=00` is not "coloured", so a dangling
+    // target in -l falls back to `or` (GNU: `-> \e[40;31;01mnowhere`).
+    let t = table("rs=0:di=01;34:ln=01;36:mh=00:or=40;31;01:mi=00:ca=00:*.tar=01;31:*.jpg=01;35");
+    assert_eq!(style(&t, &st("a.TAR", REG, 1)), Some("01;31"));
+    assert_eq!(style(&t, &st("a.jpg", REG, 1)), Some("01;35"));
+    assert_eq!(style(&t, &link("orphan", None)), Some("40;31;01"));
+    let target = t.target_style(&link("orphan", None), b"nowhere");
+    assert_eq!(target, Some(&b"40;31;01"[..]));
+    assert!(t.needs_link_target(false) && !t.needs_nlink());
+}
