@@ -5,8 +5,8 @@
 //! Protocol for the caller (one [`Painter`] per `ls` run, shared by all
 //! directories listed):
 //!
-//! 1. At the start of every entry call [`Painter::entry_start`]: before the
-//!    mode string in `-l`, before the `-i`/`-s`/`-Z` columns otherwise. It
+//! 1. At the start of every entry call [`Painter::entry_start`]: at the
+//!    start of its line in `-l`, before any `-i`/`-s`/`-Z` columns. It
 //!    writes `lc no rc` only when `no` is coloured (nothing by default).
 //! 2. For each name (the entry's name, and in `-l` the symlink target after
 //!    ` -> `), with `style` from [`ColorTable::style`] or
