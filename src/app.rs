@@ -16,6 +16,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     };
     let mut walker = Walker::new(&config, config.locale.collate_bytes);
     walker.run(&config.operands);
+    walker.finish();
     let mut status = walker.status.code();
     if let Some(err) = walker.out.finish() {
         let msg = format!("write error: {}", strerror(&err));

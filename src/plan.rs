@@ -115,7 +115,7 @@ impl Plan {
         let symlink_matters = follow_links || config.group_directories_first;
         let mut link_target = Need::NONE;
         if let Some(colors) = &config.color {
-            if colors.needs_link_target() {
+            if colors.needs_link_target(long) {
                 link_target |= Need::TYPE | Need::MODE;
             }
         }

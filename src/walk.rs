@@ -108,6 +108,14 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Writes what must follow all listings (colour restore, dired trailer).
+    pub fn finish(&mut self) {
+        let mut tail = Vec::new();
+        self.printer.names.finish(&mut tail);
+        self.out.write(&tail);
+        self.printer.finish(&mut self.out);
+    }
+
     fn sort(&mut self, entries: &mut Vec<Entry>) {
         let names = &self.printer.names;
         let width_of = |e: &Entry| names.measure(e.name_bytes(), &mut Vec::new()).width;

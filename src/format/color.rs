@@ -417,38 +417,6 @@ impl ColorTable {
     pub fn has_suffixes(&self) -> bool {
         !self.suffixes.is_empty()
     }
-
-    /// Whether regular files need their link count (`mh`).
-    pub fn needs_nlink(&self) -> bool {
-        false
-    }
-
-    /// Whether symlink targets must be stat'ed (`ln=target`, `or`, `mi`).
-    pub fn needs_link_target(&self) -> bool {
-        false
-    }
-
-    /// The SGR parameters for a name, if it is coloured.
-    pub fn style(&self, subject: &ColorSubject) -> Option<&[u8]> {
-        let _ = subject;
-        None
-    }
-
-    /// Appends `name` wrapped in the colour `params`.
-    pub fn write_colored(&self, out: &mut Vec<u8>, params: &[u8], name: &[u8]) {
-        let _ = params;
-        out.extend_from_slice(name);
-    }
-
-    /// Starts colour `params`.
-    pub fn start(&self, out: &mut Vec<u8>, params: &[u8]) {
-        let _ = (out, params);
-    }
-
-    /// Ends a colour started by `start`.
-    pub fn end(&self, out: &mut Vec<u8>) {
-        let _ = out;
-    }
 }
 
 /// The indicator for a type known without a stat (from `d_type`).

@@ -2,6 +2,7 @@
 //! printed after the listing for Emacs.
 #![forbid(unsafe_code)]
 
+use crate::format::quote::QuotingStyle;
 use crate::output::Output;
 
 #[derive(Default)]
@@ -38,5 +39,21 @@ impl Dired {
             write_offsets(out, b"//SUBDIRED//", &self.subdirs);
         }
         out.write(format!("//DIRED-OPTIONS// --quoting-style={quoting_style_name}\n").as_bytes());
+    }
+}
+
+/// The `--quoting-style` word for a style, as the trailer names it.
+pub fn style_name(style: QuotingStyle) -> &'static str {
+    match style {
+        QuotingStyle::Literal => "literal",
+        QuotingStyle::Shell => "shell",
+        QuotingStyle::ShellAlways => "shell-always",
+        QuotingStyle::ShellEscape => "shell-escape",
+        QuotingStyle::ShellEscapeAlways => "shell-escape-always",
+        QuotingStyle::C => "c",
+        QuotingStyle::CMaybe => "c-maybe",
+        QuotingStyle::Escape => "escape",
+        QuotingStyle::Locale => "locale",
+        QuotingStyle::CLocale => "clocale",
     }
 }

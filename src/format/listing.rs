@@ -104,6 +104,8 @@ impl<'a> Printer<'a> {
             .enumerate()
             .map(|(i, e)| {
                 let mut cell = Cell::default();
+                self.names.entry_start(&mut cell.bytes);
+                let prefix = cell.bytes.len();
                 if let Some(ino) = inodes.get(i) {
                     pad_left(&mut cell.bytes, ino.as_bytes(), inode_width);
                     cell.bytes.push(b' ');
@@ -112,8 +114,8 @@ impl<'a> Printer<'a> {
                     pad_left(&mut cell.bytes, b.as_bytes(), block_width);
                     cell.bytes.push(b' ');
                 }
-                cell.width = cell.bytes.len();
-                cell.width += self.names.render(e, &mut cell.bytes).width;
+                cell.width = cell.bytes.len() - prefix;
+                cell.width += self.names.render(e, 0, &mut cell.bytes).width;
                 cell
             })
             .collect()
@@ -144,5 +146,15 @@ impl Printer<'_> {
         buf.push(b':');
         buf.push(b'\n');
         out.write(&[]);
+    }
+}
+
+impl Printer<'_> {
+    /// The `--dired` trailer, after everything else.
+    pub fn finish(&mut self, out: &mut Output) {
+        if self.config.dired && self.config.format == Format::Long {
+            let style = crate::format::dired::style_name(self.config.quoting);
+            self.long.dired.finish(out, style);
+        }
     }
 }

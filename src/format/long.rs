@@ -158,6 +158,8 @@ impl<'a> LongPrinter<'a> {
         let eol = if self.config.zero { 0 } else { b'\n' };
         for (e, r) in entries.iter().zip(&rows) {
             let buf = out.buffer();
+            let line_start = buf.len();
+            names.entry_start(buf);
             if self.config.dired {
                 buf.extend_from_slice(b"  ");
             }
@@ -194,12 +196,14 @@ impl<'a> LongPrinter<'a> {
             buf.push(b' ');
             let base = out.buffer_base();
             let buf = out.buffer();
-            let r = names.render(e, buf);
+            let col = buf.len() - line_start;
+            let r = names.render(e, col, buf);
             self.dired.record(base + r.name_start, base + r.name_end);
             if e.file_type == FileType::Symlink {
                 if let Some(target) = e.link.as_ref().and_then(|l| l.path.as_ref()) {
                     buf.extend_from_slice(b" -> ");
-                    names.render_link_target(e, target, buf);
+                    let col = buf.len() - line_start;
+                    names.render_link_target(e, target, col, buf);
                 }
             }
             buf.push(eol);

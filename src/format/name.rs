@@ -4,7 +4,7 @@
 
 use crate::config::{Config, Format, IndicatorStyle};
 use crate::entry::Entry;
-use crate::format::color::{ColorSubject, ColorTable};
+use crate::format::color::{ColorSubject, ColorTable, Painter};
 use crate::format::hyperlink::Hyperlinker;
 use crate::format::quote::{Quoted, Quoter};
 use crate::fs::FileType;
@@ -45,6 +45,10 @@ pub struct Rendered {
 pub struct NameRenderer<'a> {
     pub quoter: Quoter,
     pub colors: Option<&'a ColorTable>,
+    /// Tracks the colour escapes written so far (one per run).
+    pub painter: Option<Painter<'a>>,
+    /// Output width, for the `cl` (clear to end of line) rule.
+    line_length: usize,
     pub indicator: IndicatorStyle,
     pub hyperlink: Option<Hyperlinker>,
     long: bool,
@@ -60,6 +64,8 @@ impl<'a> NameRenderer<'a> {
         NameRenderer {
             quoter: Quoter::new(config.quoting, config.hide_control_chars, config.utf8),
             colors: config.color.as_ref(),
+            painter: config.color.as_ref().map(Painter::new),
+            line_length: config.width,
             indicator: config.indicator,
             hyperlink: config.hyperlink.then(Hyperlinker::new),
             long: config.format == Format::Long,
@@ -77,33 +83,24 @@ impl<'a> NameRenderer<'a> {
 
     /// The colour subject of an entry (as the entry itself, not its target).
     fn subject(entry: &Entry) -> ColorSubject<'_> {
-        let meta = entry.meta.as_ref();
-        let link = entry.link.as_ref();
-        ColorSubject {
-            name: entry.name_bytes(),
-            file_type: entry.file_type,
-            mode: meta.and_then(|m| m.mode),
-            nlink: meta.and_then(|m| m.nlink),
-            orphan: link.is_some_and(|l| l.broken),
-            missing: entry.stat_failed,
-            capability: false,
-        }
+        let target = entry.link.as_ref().and_then(|l| l.meta.as_ref());
+        let meta = entry.meta.as_ref().filter(|_| !entry.stat_failed);
+        ColorSubject::from_metadata(entry.name_bytes(), entry.file_type, meta, target)
     }
 
-    /// Appends `name` quoted, coloured with `subject`'s colour and, with
-    /// `--hyperlink`, linked to `link_path`.
-    fn write_name(&self, subject: &ColorSubject, name: &[u8], link_path: Option<&[u8]>, out: &mut Vec<u8>) -> Rendered {
+    /// Appends `name` quoted, in colour `style` and, with `--hyperlink`,
+    /// linked to `link_path`. `start_col` is where the entry began on its
+    /// line (for the colour's clear-to-end-of-line rule).
+    fn write_name(&self, style: Option<&[u8]>, name: &[u8], link_path: Option<&[u8]>, start_col: usize, align: bool, out: &mut Vec<u8>) -> Rendered {
         let mut width = 0;
-        let style = self.colors.and_then(|c| c.style(subject).map(|s| (c, s)));
         let mut scratch = Vec::new();
         let quoted = self.quoter.quote(name, &mut scratch);
-        if self.align_quotes && !quoted.starts_with_quote {
+        let pad = align && !quoted.starts_with_quote;
+        if pad {
             out.push(b' ');
             width += 1;
         }
-        if let Some((colors, params)) = style {
-            colors.start(out, params);
-        }
+        let open = self.painter.as_ref().is_some_and(|p| p.name_start(out, style));
         if let (Some(h), Some(p)) = (&self.hyperlink, link_path) {
             h.open(out, p);
         }
@@ -113,14 +110,29 @@ impl<'a> NameRenderer<'a> {
         if let (Some(h), Some(_)) = (&self.hyperlink, link_path) {
             h.close(out);
         }
-        if let Some((colors, _)) = style {
-            colors.end(out);
+        if let Some(p) = &self.painter {
+            p.name_end(out, open, start_col, scratch.len() + pad as usize, self.line_length);
         }
         Rendered { width: width + quoted.width, name_start, name_end }
     }
 
+    /// Marks the start of an entry (GNU colours the whole entry with `no`
+    /// when that is set).
+    pub fn entry_start(&self, out: &mut Vec<u8>) {
+        if let Some(p) = &self.painter {
+            p.entry_start(out);
+        }
+    }
+
+    /// Writes what the colours need after all output.
+    pub fn finish(&self, out: &mut Vec<u8>) {
+        if let Some(p) = &self.painter {
+            p.finish(out);
+        }
+    }
+
     /// Appends the entry's name (coloured, quoted) and its indicator.
-    pub fn render(&self, entry: &Entry, out: &mut Vec<u8>) -> Rendered {
+    pub fn render(&self, entry: &Entry, start_col: usize, out: &mut Vec<u8>) -> Rendered {
         let path = self.hyperlink.as_ref().map(|_| {
             if self.dir.is_empty() {
                 entry.name_bytes().to_vec()
@@ -128,7 +140,8 @@ impl<'a> NameRenderer<'a> {
                 crate::walk::child_path(&self.dir, entry.name_bytes())
             }
         });
-        let mut r = self.write_name(&Self::subject(entry), entry.name_bytes(), path.as_deref(), out);
+        let style = self.colors.and_then(|c| c.style(&Self::subject(entry)));
+        let mut r = self.write_name(style, entry.name_bytes(), path.as_deref(), start_col, self.align_quotes, out);
         // In the long format a symlink whose target was read shows the
         // target's indicator after `-> target` instead of its own `@`.
         let shows_target = self.long && entry.link.as_ref().is_some_and(|l| l.path.is_some());
@@ -142,40 +155,16 @@ impl<'a> NameRenderer<'a> {
     }
 
     /// Appends a symlink's target as `-l` shows it after ` -> `.
-    pub fn render_link_target(&self, entry: &Entry, target: &[u8], out: &mut Vec<u8>) {
-        let link = entry.link.as_ref();
-        let meta = link.and_then(|l| l.meta.as_ref());
-        let subject = ColorSubject {
-            name: target,
-            file_type: meta.and_then(|m| m.file_type).unwrap_or(FileType::Unknown),
-            mode: meta.and_then(|m| m.mode),
-            nlink: meta.and_then(|m| m.nlink),
-            orphan: false,
-            missing: link.is_some_and(|l| l.broken),
-            capability: false,
-        };
-        let saved = self.align_quotes;
-        let this = NameRenderer { align_quotes: false, hyperlink: None, ..self.shallow() };
-        this.write_name(&subject, target, None, out);
-        let _ = saved;
+    pub fn render_link_target(&self, entry: &Entry, target: &[u8], start_col: usize, out: &mut Vec<u8>) {
+        let style = self.colors.and_then(|c| c.target_style(&Self::subject(entry), target));
+        self.write_name(style, target, None, start_col, false, out);
+        let meta = entry.link.as_ref().and_then(|l| l.meta.as_ref());
         if let Some(m) = meta {
             if let Some(t) = m.file_type {
                 if let Some(c) = indicator_char(self.indicator, t, m.mode) {
                     out.push(c);
                 }
             }
-        }
-    }
-
-    fn shallow(&self) -> NameRenderer<'a> {
-        NameRenderer {
-            quoter: self.quoter.clone(),
-            colors: self.colors,
-            indicator: self.indicator,
-            hyperlink: None,
-            long: self.long,
-            dir: Vec::new(),
-            align_quotes: self.align_quotes,
         }
     }
 }

@@ -34,36 +34,36 @@ use super::{ColorTable, Ind};
 #[derive(Clone, Debug)]
 pub struct Painter<'t> {
     table: &'t ColorTable,
-    used: bool,
+    used: std::cell::Cell<bool>,
 }
 
 impl<'t> Painter<'t> {
     pub fn new(table: &'t ColorTable) -> Painter<'t> {
-        Painter { table, used: false }
+        Painter { table, used: std::cell::Cell::new(false) }
     }
 
     /// Whether anything has been written (GNU's `used_color`).
     pub fn used(&self) -> bool {
-        self.used
+        self.used.get()
     }
 
     /// Writes `bytes`, preceded the very first time by the reset sequence
     /// (`ec` if set, else `lc rs rc`: `\e[0m` by default).
-    fn put(&mut self, out: &mut Vec<u8>, bytes: &[u8]) {
-        if !self.used {
-            self.used = true;
+    fn put(&self, out: &mut Vec<u8>, bytes: &[u8]) {
+        if !self.used.get() {
+            self.used.set(true);
             self.reset(out);
         }
         out.extend_from_slice(bytes);
     }
 
-    fn put_ind(&mut self, out: &mut Vec<u8>, ind: Ind) {
+    fn put_ind(&self, out: &mut Vec<u8>, ind: Ind) {
         let t = self.table;
         self.put(out, t.get(ind).unwrap_or_default());
     }
 
     /// GNU's end-of-name text: `ec` when defined, else `lc rs rc`.
-    fn reset(&mut self, out: &mut Vec<u8>) {
+    fn reset(&self, out: &mut Vec<u8>) {
         if self.table.get(Ind::Ec).is_some() {
             self.put_ind(out, Ind::Ec);
         } else {
@@ -74,7 +74,7 @@ impl<'t> Painter<'t> {
     }
 
     /// Start of an entry: `lc no rc` when `no` is coloured.
-    pub fn entry_start(&mut self, out: &mut Vec<u8>) {
+    pub fn entry_start(&self, out: &mut Vec<u8>) {
         if self.table.is_colored(Ind::No) {
             self.put_ind(out, Ind::Lc);
             self.put_ind(out, Ind::No);
@@ -85,7 +85,7 @@ impl<'t> Painter<'t> {
     /// Opens the colour of a name: `lc style rc`, preceded by `lc rc` when
     /// `no` is coloured. Returns whether [`Painter::name_end`] must close
     /// it (a style was given, or `no` is coloured).
-    pub fn name_start(&mut self, out: &mut Vec<u8>, style: Option<&[u8]>) -> bool {
+    pub fn name_start(&self, out: &mut Vec<u8>, style: Option<&[u8]>) -> bool {
         let normal = self.table.is_colored(Ind::No);
         if let Some(style) = style {
             if normal {
@@ -103,7 +103,7 @@ impl<'t> Painter<'t> {
     /// reset, then `cl` (`\e[K`) when `line_length > 0` and the `len` bytes
     /// starting at column `start_col` cross a multiple of `line_length`.
     pub fn name_end(
-        &mut self,
+        &self,
         out: &mut Vec<u8>,
         open: bool,
         start_col: usize,
@@ -123,7 +123,7 @@ impl<'t> Painter<'t> {
 
     /// `name_start`, the name bytes, `name_end` (no pad, no hyperlink).
     pub fn write_name(
-        &mut self,
+        &self,
         out: &mut Vec<u8>,
         style: Option<&[u8]>,
         name: &[u8],
@@ -137,10 +137,10 @@ impl<'t> Painter<'t> {
 
     /// After all output: `lc rc` if anything was coloured and `lc`/`rc` are
     /// not the defaults `\e[` and `m` (then nothing is needed).
-    pub fn finish(&mut self, out: &mut Vec<u8>) {
+    pub fn finish(&self, out: &mut Vec<u8>) {
         let t = self.table;
         let default = t.get(Ind::Lc) == Some(b"\x1b[") && t.get(Ind::Rc) == Some(b"m");
-        if self.used && !default {
+        if self.used.get() && !default {
             self.put_ind(out, Ind::Lc);
             self.put_ind(out, Ind::Rc);
         }
