@@ -56,7 +56,7 @@ impl<'a> Printer<'a> {
     /// Prints `total N` for a directory listing in long or `-s` format.
     pub fn print_total(&self, out: &mut Output, entries: &[Entry]) {
         let blocks: u64 = entries.iter().filter_map(|e| e.meta.as_ref().and_then(|m| m.blocks)).sum();
-        let mut line = b"total ".to_vec();
+        let mut line = if self.dired() { b"  total ".to_vec() } else { b"total ".to_vec() };
         line.extend_from_slice(self.config.block_size.format_blocks(blocks).as_bytes());
         line.push(self.eol());
         out.write(&line);
@@ -141,8 +141,18 @@ pub fn inode_text(e: &Entry) -> String {
 impl Printer<'_> {
     /// Prints `DIR:` before a directory's listing.
     pub fn print_heading(&mut self, out: &mut Output, path: &[u8]) {
+        let dired = self.dired();
+        let base = out.buffer_base();
         let buf = out.buffer();
+        if dired {
+            buf.extend_from_slice(b"  ");
+        }
+        let start = buf.len();
         self.names.quoter.quote(path, buf);
+        let end = buf.len();
+        if dired {
+            self.long.dired.record_subdir(base + start, base + end);
+        }
         buf.push(b':');
         buf.push(b'\n');
         out.write(&[]);
@@ -151,8 +161,13 @@ impl Printer<'_> {
 
 impl Printer<'_> {
     /// The `--dired` trailer, after everything else.
+    /// `--dired` is in effect (GNU ignores it outside the long format).
+    fn dired(&self) -> bool {
+        self.config.dired && self.config.format == Format::Long
+    }
+
     pub fn finish(&mut self, out: &mut Output) {
-        if self.config.dired && self.config.format == Format::Long {
+        if self.dired() {
             let style = crate::format::dired::style_name(self.config.quoting);
             self.long.dired.finish(out, style);
         }

@@ -160,7 +160,7 @@ impl<'a> LongPrinter<'a> {
             let buf = out.buffer();
             let line_start = buf.len();
             names.entry_start(buf);
-            if self.config.dired {
+            if self.config.dired && self.config.format == crate::config::Format::Long {
                 buf.extend_from_slice(b"  ");
             }
             if self.config.inode {
