@@ -29,6 +29,8 @@ pub struct Plan {
     pub link_target: Need,
     /// The `total` line is printed for directories (`-l`, `-s`).
     pub print_total: bool,
+    /// `-s`: every entry shows its blocks.
+    size_column: bool,
 }
 
 fn type_index(t: FileType) -> usize {
@@ -143,6 +145,7 @@ impl Plan {
             read_link: long,
             link_target,
             print_total: long || config.size_blocks,
+            size_column: config.size_blocks,
         }
     }
 
@@ -155,6 +158,12 @@ impl Plan {
     /// The mask for a command-line operand: always stat'ed (its type decides
     /// whether it is listed as a directory), with what any type needs.
     pub fn need_for_operand(&self) -> Need {
-        self.by_type[type_index(FileType::Unknown)] | Need::TYPE
+        let need = self.by_type[type_index(FileType::Unknown)] | Need::TYPE;
+        // `total` is only printed for directory listings.
+        if self.size_column {
+            need
+        } else {
+            Need(need.0 & !Need::BLOCKS.0)
+        }
     }
 }

@@ -161,7 +161,7 @@ fn at_flags(flags: StatFlags, empty_path: bool) -> AtFlags {
     at
 }
 
-/// Stats `name` relative to `base`, asking for `need` (at least the type).
+/// Stats `name` relative to `base`, asking for exactly `need`.
 pub fn stat_at(base: Base<'_>, name: &CStr, need: Need, flags: StatFlags) -> std::io::Result<Metadata> {
     stat_impl(base.fd(), name, need, at_flags(flags, false))
 }
@@ -174,9 +174,9 @@ pub fn stat_fd(fd: BorrowedFd<'_>, need: Need, dont_sync: bool) -> std::io::Resu
 
 fn stat_impl(dirfd: BorrowedFd<'_>, name: &CStr, need: Need, at: AtFlags) -> std::io::Result<Metadata> {
     if !STATX_MISSING.load(Ordering::Relaxed) {
-        let mask = StatxFlags::from_bits_retain((need | Need::TYPE).0);
+        let mask = StatxFlags::from_bits_retain(need.0);
         match rustix::fs::statx(dirfd, name, at, mask) {
-            Ok(stx) => return Ok(from_statx(&stx, need | Need::TYPE)),
+            Ok(stx) => return Ok(from_statx(&stx, need)),
             Err(Errno::NOSYS) => STATX_MISSING.store(true, Ordering::Relaxed),
             Err(e) => return Err(e.into()),
         }

@@ -1,0 +1,170 @@
+//! Syscall behaviour is part of the specification: each flag set asks
+//! statx for exactly the fields it prints, only for the entries whose
+//! output depends on them, always with AT_NO_AUTOMOUNT. Verified under
+//! strace; skipped with a note where strace is not installed.
+
+mod util;
+
+use std::process::Command;
+use util::{ours, TempDir};
+
+/// One traced stat call.
+#[derive(Debug)]
+struct Call {
+    syscall: String,
+    path: String,
+    flags: String,
+    mask: String,
+}
+
+fn strace_available() -> bool {
+    Command::new("strace").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+/// Runs our ls under strace in `cwd` and returns its statx/newfstatat calls.
+fn trace(cwd: &std::path::Path, args: &[&str]) -> Vec<Call> {
+    let log = cwd.join(".strace.log");
+    let status = Command::new("strace")
+        .arg("-f")
+        .arg("-qq")
+        .arg("-e")
+        .arg("trace=statx,newfstatat,fstatat64,lstat,stat")
+        .arg("-o")
+        .arg(&log)
+        .arg(ours())
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .env("LC_ALL", "C")
+        .env("TZ", "UTC")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("run strace");
+    assert!(status.code().is_some());
+    let text = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    text.lines().filter_map(parse_line).collect()
+}
+
+fn parse_line(line: &str) -> Option<Call> {
+    let open = line.find('(')?;
+    let syscall = line[..open].rsplit(' ').next()?.to_string();
+    let args = &line[open + 1..];
+    let q1 = args.find('"')?;
+    let q2 = q1 + 1 + args[q1 + 1..].find("\", ")?;
+    let path = args[q1 + 1..q2].to_string();
+    let rest: Vec<&str> = args[q2 + 3..].splitn(3, ", ").collect();
+    let (flags, mask) = match syscall.as_str() {
+        "statx" => (rest.first()?.to_string(), rest.get(1)?.to_string()),
+        _ => (rest.last()?.to_string(), String::new()),
+    };
+    Some(Call { syscall, path, flags, mask })
+}
+
+/// Calls on entries of the listed directory (not the operand, not the
+/// C library's own start-up stats).
+fn entry_calls<'a>(calls: &'a [Call], names: &[&str]) -> Vec<&'a Call> {
+    calls.iter().filter(|c| names.contains(&c.path.as_str())).collect()
+}
+
+fn many_files(n: usize) -> (TempDir, Vec<String>) {
+    let t = TempDir::new("sys");
+    let names: Vec<String> = (0..n).map(|i| format!("f{i:04}")).collect();
+    for n in &names {
+        t.file(format!("d/{n}"), 1, 1_600_000_000);
+    }
+    (t, names)
+}
+
+macro_rules! need_strace {
+    () => {
+        if !strace_available() {
+            eprintln!("skipping: strace is not installed");
+            return;
+        }
+    };
+}
+
+#[test]
+fn plain_listing_of_1000_files_stats_no_entry() {
+    need_strace!();
+    let (t, names) = many_files(1000);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let calls = trace(t.path(), &["d"]);
+    assert!(entry_calls(&calls, &refs).is_empty(), "plain ls stat'ed entries: {:?}", &calls[..calls.len().min(5)]);
+    // The operand itself is stat'ed once, to learn it is a directory.
+    assert_eq!(calls.iter().filter(|c| c.path == "d").count(), 1);
+}
+
+#[test]
+fn color_asks_only_the_mode_and_only_for_files_and_directories() {
+    need_strace!();
+    let t = TempDir::new("color");
+    t.file("d/file", 1, 1_600_000_000).dir("d/dir").symlink("file", "d/link");
+    Command::new("mkfifo").arg(t.path().join("d/fifo")).status().unwrap();
+    let calls = trace(t.path(), &["--color=always", "d"]);
+    let calls = entry_calls(&calls, &["file", "dir", "link", "fifo"]);
+    let mut paths: Vec<&str> = calls.iter().map(|c| c.path.as_str()).collect();
+    paths.sort();
+    assert_eq!(paths, ["dir", "file"], "only regular files and directories need their mode");
+    for c in calls {
+        assert_eq!(c.syscall, "statx");
+        assert_eq!(c.mask, "STATX_TYPE|STATX_MODE");
+    }
+}
+
+#[test]
+fn every_statx_carries_no_automount() {
+    need_strace!();
+    let (t, _) = many_files(20);
+    for args in [&["-l", "d"][..], &["--color=always", "d"], &["-R", "d"], &["-i", "d"], &["-L", "-l", "d"]] {
+        for c in trace(t.path(), args).iter().filter(|c| c.syscall == "statx") {
+            assert!(c.flags.contains("AT_NO_AUTOMOUNT"), "{args:?}: {c:?}");
+        }
+    }
+}
+
+/// The exact mask each flag set asks for the entries of a directory.
+#[test]
+fn masks_per_flag_set() {
+    need_strace!();
+    let (t, names) = many_files(3);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let base = "STATX_TYPE|STATX_MODE|STATX_NLINK";
+    let cases: &[(&[&str], String)] = &[
+        (&["-l", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
+        (&["-ln", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
+        (&["-lo", "d"], format!("{base}|STATX_UID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
+        (&["-lg", "d"], format!("{base}|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
+        (&["-ls", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
+        (&["-lu", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_ATIME|STATX_SIZE|STATX_BLOCKS")),
+        (&["-lc", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_CTIME|STATX_SIZE|STATX_BLOCKS")),
+        (&["--time=birth", "-l", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_SIZE|STATX_BLOCKS|STATX_BTIME")),
+        (&["-i", "d"], "STATX_INO".to_string()),
+        (&["-s", "d"], "STATX_BLOCKS".to_string()),
+        (&["-t", "d"], "STATX_MTIME".to_string()),
+    ];
+    for (args, mask) in cases {
+        let calls = trace(t.path(), args);
+        let calls = entry_calls(&calls, &refs);
+        assert_eq!(calls.len(), refs.len(), "{args:?}: one stat per entry");
+        for c in calls {
+            assert_eq!(&c.mask, mask, "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn recursion_loop_detection_asks_the_cache_for_the_inode_only() {
+    need_strace!();
+    let t = TempDir::new("loop");
+    t.file("top/a/b/f", 1, 1_600_000_000);
+    let calls = trace(t.path(), &["-R", "top"]);
+    let loop_calls: Vec<&Call> = calls.iter().filter(|c| c.flags.contains("AT_EMPTY_PATH") && c.syscall == "statx").collect();
+    assert_eq!(loop_calls.len(), 3, "one per directory listed: {calls:?}");
+    for c in loop_calls {
+        assert!(c.flags.contains("AT_STATX_DONT_SYNC"), "{c:?}");
+        assert_eq!(c.mask, "STATX_INO");
+    }
+}

@@ -1,0 +1,155 @@
+//! Shared test support: a temporary fixture tree, running our `ls` and GNU's
+//! side by side in the same environment, and byte-exact comparisons that
+//! print a readable diff on failure.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+/// Path of the binary under test.
+pub fn ours() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_ls"))
+}
+
+/// GNU ls 9.1 at /bin/ls, if that is what is installed.
+pub fn gnu() -> Option<PathBuf> {
+    static GNU: OnceLock<Option<PathBuf>> = OnceLock::new();
+    GNU.get_or_init(|| {
+        let out = Command::new("/bin/ls").arg("--version").output().ok()?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        text.starts_with("ls (GNU coreutils) 9.1").then(|| PathBuf::from("/bin/ls"))
+    })
+    .clone()
+}
+
+/// A temporary directory removed on drop.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("statls-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Creates a file with `len` bytes and an mtime of `mtime` seconds
+    /// since the epoch.
+    pub fn file(&self, name: impl AsRef<OsStr>, len: usize, mtime: i64) -> &Self {
+        let p = self.0.join(name.as_ref());
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&p, vec![b'x'; len]).unwrap();
+        set_mtime(&p, mtime);
+        self
+    }
+
+    pub fn dir(&self, name: &str) -> &Self {
+        std::fs::create_dir_all(self.0.join(name)).unwrap();
+        self
+    }
+
+    pub fn symlink(&self, target: &str, name: &str) -> &Self {
+        symlink(target, self.0.join(name)).unwrap();
+        self
+    }
+
+    pub fn chmod(&self, name: &str, mode: u32) -> &Self {
+        std::fs::set_permissions(self.0.join(name), std::fs::Permissions::from_mode(mode)).unwrap();
+        self
+    }
+
+    pub fn mtime(&self, name: &str, mtime: i64) -> &Self {
+        set_mtime(&self.0.join(name), mtime);
+        self
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = Command::new("chmod").arg("-R").arg("u+rwx").arg(&self.0).status();
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn set_mtime(path: &Path, secs: i64) {
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs as u64);
+    let f = std::fs::File::options().write(true).open(path).or_else(|_| std::fs::File::open(path)).unwrap();
+    f.set_times(std::fs::FileTimes::new().set_modified(t).set_accessed(t)).unwrap();
+}
+
+/// How one run went.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Run {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub status: Option<i32>,
+}
+
+impl From<Output> for Run {
+    fn from(o: Output) -> Run {
+        Run { stdout: o.stdout, stderr: o.stderr, status: o.status.code() }
+    }
+}
+
+/// Runs `program` (invoked as `ls`, so diagnostics say `ls:`) in `cwd`
+/// with a clean environment: `LC_ALL=C`, `TZ=UTC`, plus `env`.
+pub fn run(program: &Path, cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(program);
+    cmd.current_dir(cwd).env_clear().env("LC_ALL", "C").env("TZ", "UTC").env("PATH", "/usr/bin:/bin");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.arg0("ls");
+    }
+    cmd.args(args).stdin(Stdio::null());
+    cmd.output().expect("spawn ls").into()
+}
+
+fn show(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).replace('\x1b', "\\e")
+}
+
+/// Asserts identical stdout, stderr and exit status, with a line diff.
+pub fn assert_same(what: &str, gnu: &Run, ours: &Run) {
+    if gnu == ours {
+        return;
+    }
+    let mut msg = format!("{what}: output differs from GNU ls\n");
+    for (label, a, b) in [("stdout", &gnu.stdout, &ours.stdout), ("stderr", &gnu.stderr, &ours.stderr)] {
+        if a != b {
+            msg.push_str(&format!("--- {label} (GNU)\n{}\n+++ {label} (ours)\n{}\n", show(a), show(b)));
+        }
+    }
+    if gnu.status != ours.status {
+        msg.push_str(&format!("status: GNU {:?}, ours {:?}\n", gnu.status, ours.status));
+    }
+    panic!("{msg}");
+}
+
+/// Runs both and compares; returns false (after a note) when GNU ls 9.1
+/// is not available.
+pub fn compare(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> bool {
+    let Some(gnu_ls) = gnu() else {
+        eprintln!("skipping differential check: /bin/ls is not GNU ls 9.1");
+        return false;
+    };
+    let g = run(&gnu_ls, cwd, args, env);
+    let o = run(&ours(), cwd, args, env);
+    assert_same(&format!("ls {}", args.join(" ")), &g, &o);
+    true
+}
