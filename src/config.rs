@@ -6,12 +6,18 @@
 //! is settled here, so later stages never look at arguments or `getenv`.
 #![forbid(unsafe_code)]
 
+mod glob;
+pub mod resolve;
+pub mod switches;
+
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 
 use crate::format::color::ColorTable;
 use crate::format::quote::QuotingStyle;
 use crate::format::size::SizeFormat;
 use crate::format::time::TimeStyle;
+use crate::fs::locale::LocaleInfo;
 
 /// How entries are laid out (`--format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,11 +158,44 @@ pub struct Config {
     /// Whether the locale's character set is UTF-8 (affects what counts as
     /// printable and the width of names).
     pub utf8: bool,
+    /// The locale as set up at start-up.
+    pub locale: LocaleInfo,
     /// Operands in command-line order; empty means `.`.
     pub operands: Vec<OsString>,
 }
 
 impl Config {
+    /// Parses the command line (argv[0] included) exactly as GNU ls 9.1
+    /// does and resolves the environment. Diagnostics are printed to
+    /// stderr; `Err` carries the exit status (0 after `--help` and
+    /// `--version`, which are printed to stdout).
+    pub fn load(args: Vec<OsString>) -> Result<Config, i32> {
+        let argv0 = args.first().map(|a| a.as_bytes()).unwrap_or(b"ls");
+        crate::cli::set_program_name(argv0);
+        let locale = crate::fs::locale::init();
+        let stdout_tty = crate::fs::term::stdout_is_tty();
+        let var = |name: &str| std::env::var_os(name);
+        let env = resolve::Environment {
+            var: &var,
+            stdout_tty,
+            terminal_width: if stdout_tty {
+                crate::fs::term::terminal_width()
+            } else {
+                None
+            },
+            locale,
+        };
+        let stdout = std::io::stdout();
+        let stderr = std::io::stderr();
+        let mut out = stdout.lock();
+        let mut err = stderr.lock();
+        let mut io = resolve::Streams {
+            out: &mut out,
+            err: &mut err,
+        };
+        resolve::load_with(args.get(1..).unwrap_or_default(), &env, &mut io)
+    }
+
     /// Whether any per-entry metadata column is printed (long format, `-s`,
     /// `-i`): callers use it to decide on the `total` line and alignment.
     pub fn is_long(&self) -> bool {
