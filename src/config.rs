@@ -202,3 +202,6 @@ impl Config {
         self.format == Format::Long
     }
 }
+
+#[cfg(test)]
+mod tests;
