@@ -220,15 +220,15 @@ fn resolve(
     })
 }
 
-/// (`-s`/total format, `-l` size column format), following GNU:
-/// `-h`/`--si`/`--block-size` set both and silence the environment;
+/// The size specs (for `-s`/`total`, for the `-l` size column), following
+/// GNU: `-h`/`--si`/`--block-size` set both and silence the environment;
 /// otherwise `LS_BLOCK_SIZE`, `BLOCK_SIZE`, `BLOCKSIZE` (the first set)
-/// give the block unit, the first two also the size unit, an invalid value
-/// means the default (1024, or 512 under POSIXLY_CORRECT); `-k` then forces
-/// 1024-byte blocks.
-fn sizes(sw: &Switches, env: &Environment) -> Result<(SizeFormat, SizeFormat), BlockSizeError> {
+/// give the block unit, the first two also the size unit (else bytes), an
+/// invalid value means the default (1024, or 512 under POSIXLY_CORRECT);
+/// `-k` then forces 1024-byte blocks.
+pub fn size_specs(sw: &Switches, env: &Environment) -> (String, String) {
     if let Some(spec) = &sw.size_spec {
-        return Ok((SizeFormat::parse(spec)?, SizeFormat::parse(spec)?));
+        return (spec.clone(), spec.clone());
     }
     let default = if env.get("POSIXLY_CORRECT").is_some() {
         "512"
@@ -237,28 +237,29 @@ fn sizes(sw: &Switches, env: &Environment) -> Result<(SizeFormat, SizeFormat), B
     };
     let ls_bs = env.get("LS_BLOCK_SIZE");
     let bs = env.get("BLOCK_SIZE");
-    let spec = ls_bs
+    let blocks = ls_bs
         .clone()
         .or_else(|| bs.clone())
-        .or_else(|| env.get("BLOCKSIZE"));
-    let blocks = match spec
+        .or_else(|| env.get("BLOCKSIZE"))
         .and_then(|s| String::from_utf8(s).ok())
-        .and_then(|s| SizeFormat::parse(&s).ok())
-    {
-        Some(b) => b,
-        None => SizeFormat::parse(default)?,
-    };
+        .filter(|s| SizeFormat::parse(s).is_ok())
+        .unwrap_or_else(|| default.to_string());
     let files = if ls_bs.is_some() || bs.is_some() {
         blocks.clone()
     } else {
-        SizeFormat::parse("1")?
+        "1".to_string()
     };
     let blocks = if sw.kibibytes {
-        SizeFormat::parse("1024")?
+        "1024".to_string()
     } else {
         blocks
     };
-    Ok((blocks, files))
+    (blocks, files)
+}
+
+fn sizes(sw: &Switches, env: &Environment) -> Result<(SizeFormat, SizeFormat), BlockSizeError> {
+    let (blocks, files) = size_specs(sw, env);
+    Ok((SizeFormat::parse(&blocks)?, SizeFormat::parse(&files)?))
 }
 
 /// `-w`, else (when the width matters) the terminal, then `COLUMNS`,

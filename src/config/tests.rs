@@ -17,6 +17,15 @@ const C_LOCALE: LocaleInfo = LocaleInfo {
 
 /// Runs the resolution with `vars` as the whole environment.
 fn run(args: &[&str], vars: &[(&str, &str)], tty: bool) -> (Result<Config, i32>, String, String) {
+    run_in(args, vars, tty, C_LOCALE)
+}
+
+fn run_in(
+    args: &[&str],
+    vars: &[(&str, &str)],
+    tty: bool,
+    locale: LocaleInfo,
+) -> (Result<Config, i32>, String, String) {
     let map: HashMap<String, OsString> = vars
         .iter()
         .map(|(k, v)| (k.to_string(), OsString::from(v)))
@@ -26,7 +35,7 @@ fn run(args: &[&str], vars: &[(&str, &str)], tty: bool) -> (Result<Config, i32>,
         var: &var,
         stdout_tty: tty,
         terminal_width: tty.then_some(100),
-        locale: C_LOCALE,
+        locale,
     };
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -338,22 +347,23 @@ fn gnu_ls_9_1() -> bool {
         .is_ok_and(|o| o.stdout.starts_with(b"ls (GNU coreutils) 9.1\n"))
 }
 
-#[test]
-fn diagnostics_match_gnu_ls() {
+/// Runs each case through /bin/ls (as `ls`, with `LC_ALL=lc_all`) and
+/// through our parser, comparing stderr and exit status.
+fn compare_with_gnu(cases: &[Case], lc_all: &str, locale: LocaleInfo) {
     use std::os::unix::process::CommandExt;
     if !gnu_ls_9_1() {
         return;
     }
-    for (args, vars) in BAD {
+    for (args, vars) in cases {
         let gnu = std::process::Command::new("/bin/ls")
             .arg0("ls")
             .args(*args)
             .env_clear()
-            .env("LC_ALL", "C")
+            .env("LC_ALL", lc_all)
             .envs(vars.iter().copied())
             .output()
             .expect("run /bin/ls");
-        let (r, _, err) = run(args, vars, false);
+        let (r, _, err) = run_in(args, vars, false, locale);
         let status = r.err().unwrap_or(0);
         assert_eq!(
             (
@@ -364,4 +374,101 @@ fn diagnostics_match_gnu_ls() {
             "{args:?} {vars:?}"
         );
     }
+}
+
+#[test]
+fn diagnostics_match_gnu_ls() {
+    compare_with_gnu(BAD, "C", C_LOCALE);
+}
+
+/// Cases whose message text comes from other modules (size, time, colour,
+/// locale quoting), stubs on this branch: run with `--ignored`.
+const BAD_NEEDS_MODULES: &[Case] = &[
+    (&["--block-size=0"], &[]),
+    (&["--block-size=12x"], &[]),
+    (&["--block-size=99999999999999999999999"], &[]),
+    (&["-l", "--time-style=bogus"], &[]),
+    (&["-l", "/dev/null"], &[("TIME_STYLE", "bogus")]),
+    (
+        &["--color=always", "/dev/null"],
+        &[("LS_COLORS", "zz=1:di=35")],
+    ),
+    (&["-s", "/dev/null"], &[("LS_BLOCK_SIZE", "bogus")]),
+];
+
+#[test]
+#[ignore = "needs the size, time and colour modules"]
+fn module_diagnostics_match_gnu_ls() {
+    compare_with_gnu(BAD_NEEDS_MODULES, "C", C_LOCALE);
+}
+
+#[test]
+#[ignore = "needs quote_locale"]
+fn utf8_diagnostics_match_gnu_ls() {
+    let utf8 = LocaleInfo {
+        utf8: true,
+        collate_bytes: false,
+        time_posix: false,
+    };
+    compare_with_gnu(BAD, "C.UTF-8", utf8);
+}
+
+/// The size specs chosen for (`-s` blocks, `-l` sizes).
+fn specs(args: &[&str], vars: &[(&str, &str)]) -> (String, String) {
+    let map: HashMap<String, OsString> = vars
+        .iter()
+        .map(|(k, v)| (k.to_string(), OsString::from(v)))
+        .collect();
+    let var = move |k: &str| map.get(k).cloned();
+    let env = Environment {
+        var: &var,
+        stdout_tty: false,
+        terminal_width: None,
+        locale: C_LOCALE,
+    };
+    let parsed = crate::cli::parse(&args.iter().map(OsString::from).collect::<Vec<_>>(), false);
+    let mut sw = super::switches::Switches::default();
+    for o in &parsed.options {
+        sw.apply(o.id, o.value.as_ref(), false, false)
+            .expect("valid");
+    }
+    super::resolve::size_specs(&sw, &env)
+}
+
+fn pair(a: &str, b: &str) -> (String, String) {
+    (a.to_string(), b.to_string())
+}
+
+#[test]
+fn block_and_size_units() {
+    assert_eq!(specs(&[], &[]), pair("1024", "1"));
+    assert_eq!(specs(&[], &[("POSIXLY_CORRECT", "1")]), pair("512", "1"));
+    assert_eq!(
+        specs(&["-k"], &[("POSIXLY_CORRECT", "1")]),
+        pair("1024", "1")
+    );
+    assert_eq!(specs(&[], &[("BLOCK_SIZE", "K")]), pair("K", "K"));
+    assert_eq!(specs(&[], &[("BLOCKSIZE", "K")]), pair("K", "1"));
+    assert_eq!(
+        specs(&["-k"], &[("BLOCK_SIZE", "human-readable")]),
+        pair("1024", "human-readable")
+    );
+    assert_eq!(
+        specs(&[], &[("LS_BLOCK_SIZE", "si"), ("BLOCK_SIZE", "2K")]),
+        pair("si", "si")
+    );
+    assert_eq!(
+        specs(&[], &[("BLOCK_SIZE", "2K"), ("BLOCKSIZE", "512")]),
+        pair("2K", "2K")
+    );
+    // -h, --si and --block-size beat -k and the environment; the last wins.
+    assert_eq!(
+        specs(&["--si", "-k"], &[("LS_BLOCK_SIZE", "512")]),
+        pair("si", "si")
+    );
+    assert_eq!(specs(&["-h", "--block-size=512"], &[]), pair("512", "512"));
+    assert_eq!(
+        specs(&["--block-size=512", "-h"], &[]),
+        pair("human-readable", "human-readable")
+    );
 }
