@@ -1,2 +1,27 @@
 //! Top level: resolve the configuration, list the operands, report status.
-pub fn run(_args: Vec<std::ffi::OsString>) -> i32 { 0 }
+#![forbid(unsafe_code)]
+
+use std::ffi::OsString;
+
+use crate::config::Config;
+use crate::error::{print_diagnostic, strerror, EXIT_SERIOUS};
+use crate::walk::Walker;
+
+/// Runs `ls` with these arguments (argv[0] included) and returns the exit
+/// status.
+pub fn run(args: Vec<OsString>) -> i32 {
+    let config = match Config::load(args) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut walker = Walker::new(&config, config.locale.collate_bytes);
+    walker.run(&config.operands);
+    walker.finish();
+    let mut status = walker.status.code();
+    if let Some(err) = walker.out.finish() {
+        let msg = format!("write error: {}", strerror(&err));
+        print_diagnostic(&mut walker.out, msg.as_bytes());
+        status = EXIT_SERIOUS;
+    }
+    status
+}

@@ -6,7 +6,6 @@
 //! is settled here, so later stages never look at arguments or `getenv`.
 #![forbid(unsafe_code)]
 
-mod glob;
 pub mod resolve;
 pub mod switches;
 

@@ -1,1 +1,76 @@
-//! TODO
+//! Diagnostics and the exit status, in one place.
+//!
+//! GNU ls exits 0 when all went well, 1 for minor trouble (e.g. a
+//! subdirectory it cannot open) and 2 for serious trouble (e.g. an operand
+//! it cannot access, bad usage, a write error).
+#![forbid(unsafe_code)]
+
+use std::io::Write;
+use std::sync::OnceLock;
+
+use crate::format::quote::quote_diagnostic;
+use crate::output::Output;
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_MINOR: i32 = 1;
+pub const EXIT_SERIOUS: i32 = 2;
+
+static PROGRAM_NAME: OnceLock<Vec<u8>> = OnceLock::new();
+
+/// Records argv[0] as given: GNU prefixes diagnostics with it.
+pub fn set_program_name(argv0: &[u8]) {
+    let _ = PROGRAM_NAME.set(argv0.to_vec());
+}
+
+pub fn program_name() -> &'static [u8] {
+    PROGRAM_NAME.get().map(|v| v.as_slice()).unwrap_or(b"ls")
+}
+
+/// The C library's text for an error, without Rust's ` (os error N)`.
+pub fn strerror(err: &std::io::Error) -> String {
+    let text = err.to_string();
+    match text.rfind(" (os error ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// Writes `ls: MESSAGE\n` to stderr after flushing stdout.
+pub fn print_diagnostic(out: &mut Output, message: &[u8]) {
+    out.flush();
+    let mut line = Vec::with_capacity(message.len() + 8);
+    line.extend_from_slice(program_name());
+    line.extend_from_slice(b": ");
+    line.extend_from_slice(message);
+    line.push(b'\n');
+    let _ = std::io::stderr().lock().write_all(&line);
+}
+
+/// Tracks the worst trouble seen, which becomes the exit status.
+#[derive(Debug, Default)]
+pub struct Status {
+    code: i32,
+}
+
+impl Status {
+    pub fn code(&self) -> i32 {
+        self.code
+    }
+
+    pub fn raise(&mut self, code: i32) {
+        self.code = self.code.max(code);
+    }
+
+    /// Reports `WHAT 'NAME': ERRNO-TEXT` (e.g. `cannot access`), serious
+    /// for command-line operands, minor otherwise.
+    pub fn file_error(&mut self, out: &mut Output, what: &str, name: &[u8], err: &std::io::Error, operand: bool) {
+        let mut msg = Vec::new();
+        msg.extend_from_slice(what.as_bytes());
+        msg.push(b' ');
+        msg.extend_from_slice(&quote_diagnostic(name));
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(strerror(err).as_bytes());
+        print_diagnostic(out, &msg);
+        self.raise(if operand { EXIT_SERIOUS } else { EXIT_MINOR });
+    }
+}

@@ -1,1 +1,160 @@
-//! TODO
+//! Which statx fields each entry needs, decided once from the configuration.
+//!
+//! A plain listing needs nothing per entry (getdents' d_type is enough, and
+//! often not even that). Every flag adds only the fields it prints or sorts
+//! by, and only for the file types whose output depends on them: `--color`
+//! asks for the mode of regular files and directories only, `-F` for the
+//! mode of regular files only (the `*`), `-i` for the inode number, …
+#![forbid(unsafe_code)]
+
+use crate::config::{Config, Dereference, Format, IndicatorStyle, SortKey, TimeField};
+use crate::fs::stat::Need;
+use crate::fs::FileType;
+
+/// Per-entry stat requirements.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// What to ask for, by the type getdents reported. An empty mask means
+    /// no stat call at all for entries of that type.
+    by_type: [Need; 9],
+    /// Symlinks inside directories are followed (`-L`).
+    pub follow_links: bool,
+    /// The type of every entry matters (for `-F`, `-R`, colours, …); entries
+    /// whose `d_type` is unknown must then be stat'ed.
+    pub need_type: bool,
+    /// Symlink targets are read (`-l` prints `-> target`).
+    pub read_link: bool,
+    /// Symlink targets are stat'ed (with this mask) to colour or classify
+    /// them, or to find out whether they are directories.
+    pub link_target: Need,
+    /// The `total` line is printed for directories (`-l`, `-s`).
+    pub print_total: bool,
+}
+
+fn type_index(t: FileType) -> usize {
+    match t {
+        FileType::Regular => 0,
+        FileType::Directory => 1,
+        FileType::Symlink => 2,
+        FileType::Fifo => 3,
+        FileType::Socket => 4,
+        FileType::CharDevice => 5,
+        FileType::BlockDevice => 6,
+        FileType::Door => 7,
+        FileType::Unknown => 8,
+    }
+}
+
+const ALL_TYPES: [FileType; 8] = [
+    FileType::Regular,
+    FileType::Directory,
+    FileType::Symlink,
+    FileType::Fifo,
+    FileType::Socket,
+    FileType::CharDevice,
+    FileType::BlockDevice,
+    FileType::Door,
+];
+
+/// The statx field holding the timestamp `field`.
+pub fn time_need(field: TimeField) -> Need {
+    match field {
+        TimeField::Modification => Need::MTIME,
+        TimeField::Access => Need::ATIME,
+        TimeField::Change => Need::CTIME,
+        TimeField::Birth => Need::BTIME,
+    }
+}
+
+impl Plan {
+    pub fn new(config: &Config) -> Plan {
+        let long = config.format == Format::Long;
+        let mut common = Need::NONE;
+        if long {
+            common |= Need::TYPE | Need::MODE | Need::NLINK | Need::SIZE | time_need(config.time);
+            if config.long.owner || config.long.author {
+                common |= Need::UID;
+            }
+            if config.long.group {
+                common |= Need::GID;
+            }
+        }
+        if config.inode {
+            common |= Need::INO;
+        }
+        if config.size_blocks || long {
+            // -l prints `total`, which sums st_blocks.
+            common |= Need::BLOCKS;
+        }
+        match config.sort {
+            SortKey::Size => common |= Need::SIZE,
+            SortKey::Time => common |= time_need(config.time),
+            _ => {}
+        }
+        let mut by_type = [common; 9];
+        for t in ALL_TYPES {
+            let need = &mut by_type[type_index(t)];
+            if let Some(colors) = &config.color {
+                if colors.needs_mode(t) {
+                    *need |= Need::TYPE | Need::MODE;
+                }
+                if t == FileType::Regular && colors.needs_nlink() {
+                    *need |= Need::TYPE | Need::NLINK;
+                }
+            }
+            if config.indicator == IndicatorStyle::Classify && t == FileType::Regular {
+                *need |= Need::TYPE | Need::MODE;
+            }
+        }
+        let follow_links = config.dereference == Dereference::Always;
+        let need_type = long
+            || config.recursive
+            || config.color.is_some()
+            || config.indicator != IndicatorStyle::None
+            || config.group_directories_first;
+        let symlink_matters = follow_links || config.group_directories_first;
+        let mut link_target = Need::NONE;
+        if let Some(colors) = &config.color {
+            if colors.needs_link_target(long) {
+                link_target |= Need::TYPE | Need::MODE;
+            }
+        }
+        if long && config.indicator != IndicatorStyle::None {
+            link_target |= Need::TYPE | Need::MODE;
+        }
+        if config.group_directories_first {
+            link_target |= Need::TYPE;
+        }
+        let sym = &mut by_type[type_index(FileType::Symlink)];
+        if symlink_matters {
+            *sym |= Need::TYPE;
+        }
+        if follow_links {
+            // Following a link may reveal any type: ask for the union.
+            let union = by_type.iter().fold(Need::TYPE, |a, &b| a | b);
+            by_type[type_index(FileType::Symlink)] = union;
+        }
+        let union = by_type.iter().fold(Need::NONE, |a, &b| a | b);
+        by_type[type_index(FileType::Unknown)] = if need_type { union | Need::TYPE } else { union };
+        Plan {
+            by_type,
+            follow_links,
+            need_type,
+            read_link: long,
+            link_target,
+            print_total: long || config.size_blocks,
+        }
+    }
+
+    /// The mask for an entry whose getdents type is `t`; empty means the
+    /// entry is not stat'ed.
+    pub fn need_for(&self, t: FileType) -> Need {
+        self.by_type[type_index(t)]
+    }
+
+    /// The mask for a command-line operand: always stat'ed (its type decides
+    /// whether it is listed as a directory), with what any type needs.
+    pub fn need_for_operand(&self) -> Need {
+        self.by_type[type_index(FileType::Unknown)] | Need::TYPE
+    }
+}

@@ -1,1 +1,331 @@
-//! TODO
+//! Operands and directories: stat the operands, print the files among them,
+//! then list each directory (and with `-R` its subdirectories, depth first,
+//! iteratively), reporting errors where GNU does.
+//!
+//! Per-entry stat calls are made only when the plan asks for them, relative
+//! to the directory's open descriptor (no re-walking of the path).
+#![forbid(unsafe_code)]
+
+use std::ffi::{CStr, CString, OsString};
+use std::os::fd::AsFd;
+use std::os::unix::ffi::OsStringExt;
+
+use crate::config::{Config, Dereference, Hidden};
+use crate::entry::{Entry, LinkTarget};
+use crate::error::{print_diagnostic, Status};
+use crate::format::listing::Printer;
+use crate::format::quote::quote_diagnostic;
+use crate::fs::dir::{open_dir, read_dir};
+use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
+use crate::fs::FileType;
+use crate::output::Output;
+use crate::plan::Plan;
+use crate::sort::sort_entries;
+
+mod filter;
+
+/// A directory waiting to be listed.
+struct Pending {
+    path: Vec<u8>,
+    operand: bool,
+}
+
+/// A marker on the work stack: leave the directory whose (dev, ino) is on
+/// top of the active set.
+enum Work {
+    List(Pending),
+    Leave,
+}
+
+pub struct Walker<'a> {
+    config: &'a Config,
+    plan: Plan,
+    printer: Printer<'a>,
+    pub out: Output,
+    pub status: Status,
+    collate_bytes: bool,
+    /// Directory headings are printed (several operands, or `-R`).
+    print_headings: bool,
+    /// Nothing has been printed yet (decides the blank line before a
+    /// heading).
+    first_listing: bool,
+    /// (dev, ino) of the directories on the current `-R` path.
+    active: Vec<((u32, u32), u64)>,
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(config: &'a Config, collate_bytes: bool) -> Walker<'a> {
+        Walker {
+            config,
+            plan: Plan::new(config),
+            printer: Printer::new(config),
+            out: Output::new(),
+            status: Status::default(),
+            collate_bytes,
+            print_headings: false,
+            first_listing: true,
+            active: Vec::new(),
+        }
+    }
+
+    /// Lists the operands (or `.`), GNU's way: every operand is stat'ed
+    /// first (errors reported in command-line order), then the non-directory
+    /// operands are printed as one sorted batch, then each directory.
+    pub fn run(&mut self, operands: &[OsString]) {
+        let implicit_dot = operands.is_empty();
+        let dot = [OsString::from(".")];
+        let operands = if implicit_dot { &dot[..] } else { operands };
+        let mut files = Vec::new();
+        let mut dirs = Vec::new();
+        for op in operands {
+            let Ok(name) = CString::new(op.clone().into_vec()) else { continue };
+            let Some(entry) = self.stat_operand(name) else { continue };
+            if !self.config.directory && entry.is_dir_like_operand() {
+                dirs.push(entry);
+            } else {
+                files.push(entry);
+            }
+        }
+        self.sort(&mut files);
+        self.sort(&mut dirs);
+        if !files.is_empty() {
+            self.printer.print(&mut self.out, &files);
+            self.first_listing = false;
+        }
+        self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
+        let mut work: Vec<Work> = dirs
+            .into_iter()
+            .rev()
+            .map(|e| Work::List(Pending { path: e.name.into_bytes(), operand: true }))
+            .collect();
+        while let Some(item) = work.pop() {
+            match item {
+                Work::Leave => {
+                    self.active.pop();
+                }
+                Work::List(p) => self.list_dir(p, &mut work),
+            }
+        }
+    }
+
+    /// Writes what must follow all listings (colour restore, dired trailer).
+    pub fn finish(&mut self) {
+        let mut tail = Vec::new();
+        self.printer.names.finish(&mut tail);
+        self.out.write(&tail);
+        self.printer.finish(&mut self.out);
+    }
+
+    fn sort(&mut self, entries: &mut Vec<Entry>) {
+        let names = &self.printer.names;
+        let width_of = |e: &Entry| names.measure(e.name_bytes(), &mut Vec::new()).width;
+        sort_entries(entries, self.config, self.collate_bytes, &width_of);
+    }
+
+    /// Stats one operand, following symlinks as `-H`/`-L`/the default rule
+    /// for directories says. Reports failures.
+    fn stat_operand(&mut self, name: CString) -> Option<Entry> {
+        let need = self.plan.need_for_operand();
+        let follow_first = match self.config.dereference {
+            Dereference::Always | Dereference::CommandLine => true,
+            Dereference::CommandLineDirs => !self.config.directory,
+            Dereference::Never => false,
+        };
+        let flags = StatFlags { follow: follow_first, dont_sync: false };
+        let result = stat_at(Base::Cwd, &name, need, flags);
+        let meta = match result {
+            Ok(meta) => {
+                // The default rule follows a command-line symlink only when
+                // it leads to a directory; otherwise the link itself is listed.
+                if self.config.dereference == Dereference::CommandLineDirs
+                    && !self.config.directory
+                    && meta.file_type != Some(FileType::Directory)
+                {
+                    self.lstat_operand(&name, need)?
+                } else {
+                    meta
+                }
+            }
+            Err(err) => {
+                let dangling = follow_first && err.raw_os_error() == Some(libc_enoent());
+                if dangling && self.config.dereference == Dereference::CommandLineDirs {
+                    self.lstat_operand(&name, need)?
+                } else {
+                    self.status.file_error(&mut self.out, "cannot access", name.as_bytes(), &err, true);
+                    return None;
+                }
+            }
+        };
+        let mut entry = Entry::new(name, meta.file_type.unwrap_or(FileType::Unknown));
+        entry.meta = Some(meta);
+        entry.operand = true;
+        self.complete_link(Base::Cwd, &mut entry);
+        Some(entry)
+    }
+
+    fn lstat_operand(&mut self, name: &CStr, need: Need) -> Option<crate::fs::Metadata> {
+        match stat_at(Base::Cwd, name, need, StatFlags { follow: false, dont_sync: false }) {
+            Ok(m) => Some(m),
+            Err(err) => {
+                self.status.file_error(&mut self.out, "cannot access", name.to_bytes(), &err, true);
+                None
+            }
+        }
+    }
+
+    /// Reads and/or stats a symlink's target when the plan needs it.
+    fn complete_link(&mut self, base: Base<'_>, entry: &mut Entry) {
+        if entry.file_type != FileType::Symlink {
+            return;
+        }
+        let mut link = LinkTarget::default();
+        if self.plan.read_link {
+            link.path = read_link(base, &entry.name).ok();
+        }
+        if !self.plan.link_target.is_empty() {
+            let flags = StatFlags { follow: true, dont_sync: false };
+            match stat_at(base, &entry.name, self.plan.link_target, flags) {
+                Ok(m) => link.meta = Some(m),
+                Err(_) => link.broken = true,
+            }
+        }
+        entry.link = Some(link);
+    }
+
+    /// Lists one directory and queues its subdirectories with `-R`.
+    fn list_dir(&mut self, pending: Pending, work: &mut Vec<Work>) {
+        let path = match CString::new(pending.path.clone()) {
+            Ok(p) => p,
+            Err(_) => return,
+        };
+        let fd = match open_dir(Base::Cwd, &path) {
+            Ok(fd) => fd,
+            Err(err) => {
+                self.status.file_error(&mut self.out, "cannot open directory", &pending.path, &err, pending.operand);
+                return;
+            }
+        };
+        if self.config.recursive {
+            // Loop detection needs only (dev, ino): ask the open descriptor,
+            // from the cache (no server round-trip on network filesystems).
+            match stat_fd(fd.as_fd(), Need::INO, true) {
+                Ok(m) => {
+                    let id = (m.dev, m.ino.unwrap_or(0));
+                    if self.active.contains(&id) {
+                        let mut msg = quote_diagnostic(&pending.path);
+                        msg.extend_from_slice(b": not listing already-listed directory");
+                        print_diagnostic(&mut self.out, &msg);
+                        self.status.raise(crate::error::EXIT_SERIOUS);
+                        return;
+                    }
+                    self.active.push(id);
+                    work.push(Work::Leave);
+                }
+                Err(err) => {
+                    self.status.file_error(
+                        &mut self.out,
+                        "cannot determine device and inode of",
+                        &pending.path,
+                        &err,
+                        pending.operand,
+                    );
+                    return;
+                }
+            }
+        }
+        if self.print_headings {
+            if !self.first_listing {
+                self.out.byte(b'\n');
+            }
+            self.printer.print_heading(&mut self.out, &pending.path);
+        }
+        self.first_listing = false;
+        let filter = filter::Filter::new(self.config);
+        let (raw, read_error) = read_dir(fd.as_fd(), |name| filter.keep(name));
+        let mut entries: Vec<Entry> = raw.into_iter().map(|d| Entry::new(d.name, d.file_type)).collect();
+        if let Some(err) = read_error {
+            self.status.file_error(&mut self.out, "reading directory", &pending.path, &err, pending.operand);
+        }
+        for entry in &mut entries {
+            self.stat_entry(Base::Dir(fd.as_fd()), &pending.path, entry);
+        }
+        drop(fd);
+        self.sort(&mut entries);
+        if self.plan.print_total {
+            self.printer.print_total(&mut self.out, &entries);
+        }
+        self.printer.print(&mut self.out, &entries);
+        if self.config.recursive {
+            let base = &pending.path;
+            for e in entries.iter().rev() {
+                let name = e.name_bytes();
+                if name == b"." || name == b".." {
+                    continue;
+                }
+                let is_dir = e.file_type == FileType::Directory;
+                if is_dir {
+                    let path = child_path(base, name);
+                    work.push(Work::List(Pending { path, operand: false }));
+                }
+            }
+        }
+    }
+
+    /// Stats an entry of an open directory if the plan needs anything for
+    /// its type; a vanished or unreadable entry keeps its name and `?`s.
+    fn stat_entry(&mut self, base: Base<'_>, dir: &[u8], entry: &mut Entry) {
+        let need = self.plan.need_for(entry.file_type);
+        if need.is_empty() {
+            return;
+        }
+        let follow = self.plan.follow_links;
+        match stat_at(base, &entry.name, need, StatFlags { follow, dont_sync: false }) {
+            Ok(meta) => {
+                if let Some(t) = meta.file_type {
+                    entry.file_type = t;
+                }
+                entry.meta = Some(meta);
+            }
+            Err(err) if follow && err.raw_os_error() == Some(libc_enoent()) => {
+                // -L on a dangling link: GNU reports it and lists the link.
+                if let Ok(meta) = stat_at(base, &entry.name, need, StatFlags { follow: false, dont_sync: false }) {
+                    entry.meta = Some(meta);
+                }
+                self.status.file_error(&mut self.out, "cannot access", &child_path(dir, entry.name_bytes()), &err, false);
+            }
+            Err(err) => {
+                entry.stat_failed = true;
+                self.status.file_error(&mut self.out, "cannot access", &child_path(dir, entry.name_bytes()), &err, false);
+            }
+        }
+        self.complete_link(base, entry);
+    }
+}
+
+/// `dir/name`, without doubling a trailing slash.
+pub fn child_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut path = dir.to_vec();
+    if path.last() != Some(&b'/') {
+        path.push(b'/');
+    }
+    path.extend_from_slice(name);
+    path
+}
+
+/// ENOENT without reaching for libc outside `fs`.
+fn libc_enoent() -> i32 {
+    rustix::io::Errno::NOENT.raw_os_error()
+}
+
+impl Entry {
+    /// An operand that is listed as a directory (after following links as
+    /// the dereference rule allowed).
+    fn is_dir_like_operand(&self) -> bool {
+        self.file_type == FileType::Directory
+    }
+}
+
+/// Whether `-a`/`-A` show everything (then `--hide` does not apply).
+pub fn shows_hidden(config: &Config) -> bool {
+    config.hidden != Hidden::Skip
+}

@@ -326,69 +326,18 @@ fn long_time_style(sw: &Switches, env: &Environment, io: &mut Streams) -> Result
     })
 }
 
-/// `TERM` values GNU 9.1's built-in colour database accepts (dircolors -p).
-const COLOR_TERMS: &[&str] = &[
-    "Eterm",
-    "ansi",
-    "*color*",
-    "con[0-9]*x[0-9]*",
-    "cons25",
-    "console",
-    "cygwin",
-    "*direct*",
-    "dtterm",
-    "gnome",
-    "hurd",
-    "jfbterm",
-    "konsole",
-    "kterm",
-    "linux",
-    "linux-c",
-    "mlterm",
-    "putty",
-    "rxvt*",
-    "screen*",
-    "st",
-    "terminator",
-    "tmux*",
-    "vt100",
-    "xterm*",
-];
-
-/// Whether colours survive once requested: a non-empty `LS_COLORS`, or a
-/// non-empty `COLORTERM`, or a `TERM` the built-in database knows.
-pub fn color_allowed(
-    ls_colors: Option<&[u8]>,
-    colorterm: Option<&[u8]>,
-    term: Option<&[u8]>,
-) -> bool {
-    if ls_colors.is_some_and(|c| !c.is_empty()) || colorterm.is_some_and(|c| !c.is_empty()) {
-        return true;
-    }
-    let Some(term) = term else { return false };
-    COLOR_TERMS
-        .iter()
-        .any(|pat| super::glob::matches(pat.as_bytes(), term))
-}
-
-/// The colour table when colours are requested and allowed; an unparsable
-/// `LS_COLORS` is reported (one `ls: ` line per message) and turns colours
-/// off.
+/// The colour table once colour was asked for: `LS_COLORS` (non-empty),
+/// else the built-in table if `COLORTERM`/`TERM` allow it (the colour
+/// module decides); warnings about an unparsable `LS_COLORS` are printed
+/// and leave colour off.
 fn color_table(env: &Environment, io: &mut Streams) -> Option<ColorTable> {
-    let ls_colors = env.get("LS_COLORS").filter(|c| !c.is_empty());
+    let ls_colors = env.get("LS_COLORS");
     let colorterm = env.get("COLORTERM");
     let term = env.get("TERM");
-    if !color_allowed(ls_colors.as_deref(), colorterm.as_deref(), term.as_deref()) {
-        return None;
+    let (table, warnings) =
+        ColorTable::from_env(ls_colors.as_deref(), colorterm.as_deref(), term.as_deref());
+    for w in warnings {
+        io.warn(w.message(env.locale.utf8).as_bytes());
     }
-    let (table, warning) = ColorTable::from_env(ls_colors.as_deref());
-    match warning {
-        Some(w) => {
-            for line in w.trim_end_matches('\n').split('\n') {
-                io.warn(line.as_bytes());
-            }
-            None
-        }
-        None => Some(table),
-    }
+    table
 }

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 
-use super::resolve::{color_allowed, load_with, Environment, Streams};
+use super::resolve::{load_with, Environment, Streams};
 use super::*;
 use crate::fs::locale::LocaleInfo;
 
@@ -205,13 +205,21 @@ fn width_and_tabsize() {
 
 #[test]
 fn colour_needs_ls_colors_colorterm_or_a_known_term() {
-    assert!(color_allowed(None, None, Some(b"xterm-256color")));
-    assert!(color_allowed(None, None, Some(b"screen")));
-    assert!(!color_allowed(None, None, Some(b"dumb")));
-    assert!(!color_allowed(None, None, None));
-    assert!(!color_allowed(Some(b""), Some(b""), Some(b"foo")));
-    assert!(color_allowed(None, Some(b"1"), Some(b"dumb")));
-    assert!(color_allowed(Some(b"di=35"), None, None));
+    let on = |args: &[&str], vars: &[(&str, &str)], tty| cfg_env(args, vars, tty).color.is_some();
+    assert!(on(&["--color"], &[("TERM", "xterm-256color")], false));
+    assert!(!on(&["--color"], &[("TERM", "dumb")], false));
+    assert!(!on(&["--color"], &[], false));
+    assert!(!on(
+        &["--color"],
+        &[("TERM", "foo"), ("LS_COLORS", ""), ("COLORTERM", "")],
+        false
+    ));
+    assert!(on(
+        &["--color"],
+        &[("TERM", "dumb"), ("COLORTERM", "1")],
+        false
+    ));
+    assert!(on(&["--color"], &[("LS_COLORS", "di=35")], false));
     assert!(cfg_env(&["--color=auto"], &[("TERM", "xterm")], false)
         .color
         .is_none());
@@ -291,6 +299,14 @@ type Case = (
 );
 
 const BAD: &[Case] = &[
+    (
+        &["--color=always", "/dev/null"],
+        &[("LS_COLORS", "zz=1:di=35"), ("TERM", "dumb")],
+    ),
+    (
+        &["--color=always", "/dev/null"],
+        &[("LS_COLORS", "di=35:x")],
+    ),
     (&["-y"], &[]),
     (&["-ly", "-w", "x"], &[]),
     (&["-w"], &[]),
@@ -389,10 +405,6 @@ const BAD_NEEDS_MODULES: &[Case] = &[
     (&["--block-size=99999999999999999999999"], &[]),
     (&["-l", "--time-style=bogus"], &[]),
     (&["-l", "/dev/null"], &[("TIME_STYLE", "bogus")]),
-    (
-        &["--color=always", "/dev/null"],
-        &[("LS_COLORS", "zz=1:di=35")],
-    ),
     (&["-s", "/dev/null"], &[("LS_BLOCK_SIZE", "bogus")]),
 ];
 

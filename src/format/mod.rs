@@ -3,6 +3,14 @@
 //! (columns, commas, long format, dired offsets).
 
 pub mod color;
+pub mod columns;
+pub mod dired;
+pub mod hyperlink;
+pub mod listing;
+pub mod long;
+pub mod name;
+pub mod owner;
 pub mod quote;
 pub mod size;
 pub mod time;
+pub mod width;

@@ -23,3 +23,15 @@ impl SizeFormat {
         Ok(SizeFormat {})
     }
 }
+
+impl SizeFormat {
+    /// Renders a count of 512-byte blocks (`-s`, `total`).
+    pub fn format_blocks(&self, blocks512: u64) -> String {
+        blocks512.div_ceil(2).to_string()
+    }
+
+    /// Renders a size in bytes (the size column of `-l`).
+    pub fn format_bytes(&self, bytes: u64) -> String {
+        bytes.to_string()
+    }
+}

@@ -30,3 +30,23 @@ pub fn parse_time_style(arg: &[u8], time_posix: bool) -> Result<TimeStyle, TimeS
     let _ = (arg, time_posix);
     Ok(TimeStyle::Locale)
 }
+
+/// Renders timestamps in one style; built once per run.
+pub struct TimeFormatter {}
+
+impl TimeFormatter {
+    pub fn new(style: &TimeStyle) -> TimeFormatter {
+        let _ = style;
+        TimeFormatter {}
+    }
+
+    /// Renders the epoch in the recent format: GNU sizes the `?` of an
+    /// unknown time by it.
+    pub fn format_sample(&self, out: &mut Vec<u8>) {
+        self.format(crate::fs::Timestamp::default(), out)
+    }
+
+    pub fn format(&self, t: crate::fs::Timestamp, out: &mut Vec<u8>) {
+        out.extend_from_slice(t.sec.to_string().as_bytes());
+    }
+}

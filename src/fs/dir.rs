@@ -1,0 +1,68 @@
+//! Opening directories and reading them with getdents64 into a list of
+//! (name, d_type) pairs; no per-entry stat happens here.
+
+use std::ffi::{CStr, CString};
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+
+use rustix::fs::{Mode, OFlags, RawDir};
+
+use super::stat::{Base, FileType};
+
+/// One directory entry as getdents64 returned it.
+#[derive(Debug)]
+pub struct DirEntry {
+    pub name: CString,
+    /// From `d_type`; `Unknown` when the filesystem does not fill it in.
+    pub file_type: FileType,
+}
+
+/// Opens `path` (relative to `base`) as a directory for reading.
+pub fn open_dir(base: Base<'_>, path: &CStr) -> std::io::Result<OwnedFd> {
+    let fd = match base {
+        Base::Cwd => rustix::fs::CWD,
+        Base::Dir(fd) => fd,
+    };
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
+    Ok(rustix::fs::openat(fd, path, flags, Mode::empty())?)
+}
+
+fn file_type_of(t: rustix::fs::FileType) -> FileType {
+    use rustix::fs::FileType as R;
+    match t {
+        R::RegularFile => FileType::Regular,
+        R::Directory => FileType::Directory,
+        R::Symlink => FileType::Symlink,
+        R::Fifo => FileType::Fifo,
+        R::Socket => FileType::Socket,
+        R::CharacterDevice => FileType::CharDevice,
+        R::BlockDevice => FileType::BlockDevice,
+        _ => FileType::Unknown,
+    }
+}
+
+/// Reads every entry of an open directory (`.` and `..` included), calling
+/// `keep` on each name to drop filtered entries before they are copied.
+/// Errors part-way are returned together with what was read so far,
+/// because GNU lists what it could read and then reports the error.
+pub fn read_dir(
+    fd: BorrowedFd<'_>,
+    mut keep: impl FnMut(&[u8]) -> bool,
+) -> (Vec<DirEntry>, Option<std::io::Error>) {
+    let mut buf: Vec<MaybeUninit<u8>> = Vec::with_capacity(64 * 1024);
+    buf.resize(64 * 1024, MaybeUninit::uninit());
+    let mut entries = Vec::new();
+    let mut dir = RawDir::new(fd.as_fd(), &mut buf);
+    while let Some(next) = dir.next() {
+        match next {
+            Ok(e) => {
+                let name = e.file_name();
+                if keep(name.to_bytes()) {
+                    entries.push(DirEntry { name: name.to_owned(), file_type: file_type_of(e.file_type()) });
+                }
+            }
+            Err(e) => return (entries, Some(e.into())),
+        }
+    }
+    (entries, None)
+}

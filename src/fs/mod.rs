@@ -9,7 +9,9 @@
 
 pub mod dir;
 pub mod locale;
+pub mod path;
 pub mod stat;
 pub mod term;
+pub mod xattr;
 
 pub use stat::{FileType, Metadata, Timestamp};

@@ -62,3 +62,188 @@ pub struct Metadata {
     /// Device a char/block special file stands for (major, minor).
     pub rdev: (u32, u32),
 }
+
+use std::ffi::CStr;
+use std::os::fd::{AsFd, BorrowedFd};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rustix::fs::{AtFlags, StatxFlags, CWD};
+use rustix::io::Errno;
+
+/// The statx fields one entry needs: the `STATX_*` bits, computed once by
+/// `plan` from the configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+pub struct Need(pub u32);
+
+impl Need {
+    pub const NONE: Need = Need(0);
+    pub const TYPE: Need = Need(0x1);
+    pub const MODE: Need = Need(0x2);
+    pub const NLINK: Need = Need(0x4);
+    pub const UID: Need = Need(0x8);
+    pub const GID: Need = Need(0x10);
+    pub const ATIME: Need = Need(0x20);
+    pub const MTIME: Need = Need(0x40);
+    pub const CTIME: Need = Need(0x80);
+    pub const INO: Need = Need(0x100);
+    pub const SIZE: Need = Need(0x200);
+    pub const BLOCKS: Need = Need(0x400);
+    pub const BTIME: Need = Need(0x800);
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn contains(self, other: Need) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+impl std::ops::BitOr for Need {
+    type Output = Need;
+    fn bitor(self, rhs: Need) -> Need {
+        Need(self.0 | rhs.0)
+    }
+}
+
+impl std::ops::BitOrAssign for Need {
+    fn bitor_assign(&mut self, rhs: Need) {
+        self.0 |= rhs.0;
+    }
+}
+
+/// How a stat call treats the final path component and the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatFlags {
+    /// Follow a final symlink (stat rather than lstat).
+    pub follow: bool,
+    /// `AT_STATX_DONT_SYNC`: answer from the client's cache on network
+    /// filesystems (only where staleness cannot change the output).
+    pub dont_sync: bool,
+}
+
+/// Set once statx has answered ENOSYS: from then on every call goes
+/// straight to fstatat.
+static STATX_MISSING: AtomicBool = AtomicBool::new(false);
+
+/// Whether this process has fallen back to fstatat.
+pub fn statx_missing() -> bool {
+    STATX_MISSING.load(Ordering::Relaxed)
+}
+
+/// Where a name is looked up: the working directory or an open directory.
+#[derive(Clone, Copy, Debug)]
+pub enum Base<'a> {
+    Cwd,
+    Dir(BorrowedFd<'a>),
+}
+
+impl Base<'_> {
+    fn fd(&self) -> BorrowedFd<'_> {
+        match self {
+            Base::Cwd => CWD,
+            Base::Dir(fd) => fd.as_fd(),
+        }
+    }
+}
+
+fn at_flags(flags: StatFlags, empty_path: bool) -> AtFlags {
+    let mut at = AtFlags::NO_AUTOMOUNT;
+    if !flags.follow {
+        at |= AtFlags::SYMLINK_NOFOLLOW;
+    }
+    if flags.dont_sync {
+        at |= AtFlags::STATX_DONT_SYNC;
+    }
+    if empty_path {
+        at |= AtFlags::EMPTY_PATH;
+    }
+    at
+}
+
+/// Stats `name` relative to `base`, asking for `need` (at least the type).
+pub fn stat_at(base: Base<'_>, name: &CStr, need: Need, flags: StatFlags) -> std::io::Result<Metadata> {
+    stat_impl(base.fd(), name, need, at_flags(flags, false))
+}
+
+/// Stats an open file descriptor itself (`AT_EMPTY_PATH`).
+pub fn stat_fd(fd: BorrowedFd<'_>, need: Need, dont_sync: bool) -> std::io::Result<Metadata> {
+    let flags = StatFlags { follow: true, dont_sync };
+    stat_impl(fd, c"", need, at_flags(flags, true))
+}
+
+fn stat_impl(dirfd: BorrowedFd<'_>, name: &CStr, need: Need, at: AtFlags) -> std::io::Result<Metadata> {
+    if !STATX_MISSING.load(Ordering::Relaxed) {
+        let mask = StatxFlags::from_bits_retain((need | Need::TYPE).0);
+        match rustix::fs::statx(dirfd, name, at, mask) {
+            Ok(stx) => return Ok(from_statx(&stx, need | Need::TYPE)),
+            Err(Errno::NOSYS) => STATX_MISSING.store(true, Ordering::Relaxed),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    // fstatat knows neither DONT_SYNC nor masks; it always fetches everything.
+    let at = at & (AtFlags::SYMLINK_NOFOLLOW | AtFlags::NO_AUTOMOUNT | AtFlags::EMPTY_PATH);
+    let st = rustix::fs::statat(dirfd, name, at)?;
+    Ok(from_stat(&st))
+}
+
+fn ts(sec: i64, nsec: u32) -> Timestamp {
+    Timestamp { sec, nsec }
+}
+
+fn from_statx(stx: &rustix::fs::Statx, asked: Need) -> Metadata {
+    // Only what was asked for *and* came back: a field the filesystem
+    // volunteered is not used, so the output never depends on it.
+    let got = Need(stx.stx_mask & asked.0);
+    let has = |n: Need| got.contains(n);
+    let mode = stx.stx_mode as u32;
+    Metadata {
+        file_type: has(Need::TYPE).then(|| FileType::from_mode(mode)),
+        mode: has(Need::MODE).then_some(mode),
+        ino: has(Need::INO).then_some(stx.stx_ino),
+        nlink: has(Need::NLINK).then_some(stx.stx_nlink as u64),
+        uid: has(Need::UID).then_some(stx.stx_uid),
+        gid: has(Need::GID).then_some(stx.stx_gid),
+        size: has(Need::SIZE).then_some(stx.stx_size),
+        blocks: has(Need::BLOCKS).then_some(stx.stx_blocks),
+        atime: has(Need::ATIME).then(|| ts(stx.stx_atime.tv_sec, stx.stx_atime.tv_nsec)),
+        mtime: has(Need::MTIME).then(|| ts(stx.stx_mtime.tv_sec, stx.stx_mtime.tv_nsec)),
+        ctime: has(Need::CTIME).then(|| ts(stx.stx_ctime.tv_sec, stx.stx_ctime.tv_nsec)),
+        btime: has(Need::BTIME).then(|| ts(stx.stx_btime.tv_sec, stx.stx_btime.tv_nsec)),
+        dev: (stx.stx_dev_major, stx.stx_dev_minor),
+        rdev: (stx.stx_rdev_major, stx.stx_rdev_minor),
+    }
+}
+
+fn split_dev(dev: u64) -> (u32, u32) {
+    let major = ((dev >> 32) & 0xffff_f000) | ((dev >> 8) & 0x0000_0fff);
+    let minor = ((dev >> 12) & 0xffff_ff00) | (dev & 0x0000_00ff);
+    (major as u32, minor as u32)
+}
+
+fn from_stat(st: &rustix::fs::Stat) -> Metadata {
+    let mode = st.st_mode as u32;
+    Metadata {
+        file_type: Some(FileType::from_mode(mode)),
+        mode: Some(mode),
+        ino: Some(st.st_ino as u64),
+        nlink: Some(st.st_nlink as u64),
+        uid: Some(st.st_uid),
+        gid: Some(st.st_gid),
+        size: Some(st.st_size as u64),
+        blocks: Some(st.st_blocks as u64),
+        atime: Some(ts(st.st_atime as i64, st.st_atime_nsec as u32)),
+        mtime: Some(ts(st.st_mtime as i64, st.st_mtime_nsec as u32)),
+        ctime: Some(ts(st.st_ctime as i64, st.st_ctime_nsec as u32)),
+        // fstatat has no birth time: it stays unknown, as GNU shows it.
+        btime: None,
+        dev: split_dev(st.st_dev as u64),
+        rdev: split_dev(st.st_rdev as u64),
+    }
+}
+
+/// Reads the target of the symlink `name` relative to `base`.
+pub fn read_link(base: Base<'_>, name: &CStr) -> std::io::Result<Vec<u8>> {
+    let target = rustix::fs::readlinkat(base.fd(), name, Vec::new())?;
+    Ok(target.into_bytes())
+}

@@ -1,0 +1,197 @@
+//! The `LS_COLORS` grammar: `key=value` items separated by `:`, where a key
+//! is one of GNU's two-letter indicator names or `*SUFFIX`, and both
+//! suffixes and values may use `\` escapes and `^X` caret notation.
+#![forbid(unsafe_code)]
+
+use super::{Ind, IND_NAMES};
+
+/// A problem found while parsing `LS_COLORS`, reported on stderr as
+/// `ls: MESSAGE` (see [`ColorWarning::message`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ColorWarning {
+    /// `XY=value` where `XY` is not an indicator name, or whose value
+    /// fails to parse. Always followed by [`ColorWarning::Unparsable`].
+    UnrecognizedPrefix([u8; 2]),
+    /// The whole variable is rejected and colouring is turned off.
+    Unparsable,
+}
+
+/// Everything `LS_COLORS` can set, in definition order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Parsed {
+    /// `(indicator, value)` assignments; later ones override earlier ones.
+    pub indicators: Vec<(Ind, Vec<u8>)>,
+    /// `(suffix, value)` from `*suffix=value`, in definition order.
+    pub suffixes: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// Parses a whole `LS_COLORS` value. On failure returns the warnings GNU
+/// prints (the last one is always `Unparsable`).
+pub(super) fn parse(input: &[u8]) -> Result<Parsed, Vec<ColorWarning>> {
+    let mut parsed = Parsed::default();
+    let mut pos = 0;
+    loop {
+        match input.get(pos) {
+            None => return Ok(parsed),
+            Some(b':') => pos += 1,
+            Some(b'*') => {
+                let (suffix, next) = funky(input, pos + 1, true).ok_or_else(unparsable)?;
+                if input.get(next) != Some(&b'=') {
+                    return Err(unparsable());
+                }
+                let (value, next) = funky(input, next + 1, false).ok_or_else(unparsable)?;
+                parsed.suffixes.push((suffix, value));
+                pos = next;
+            }
+            Some(&first) => {
+                let second = *input.get(pos + 1).ok_or_else(unparsable)?;
+                if input.get(pos + 2) != Some(&b'=') {
+                    return Err(unparsable());
+                }
+                let label = [first, second];
+                let ind = IND_NAMES.iter().position(|n| *n == label);
+                let ind = ind.and_then(|i| Ind::ALL.get(i).copied());
+                let value = ind.and_then(|_| funky(input, pos + 3, false));
+                match (ind, value) {
+                    (Some(i), Some((value, next))) => {
+                        parsed.indicators.push((i, value));
+                        pos = next;
+                    }
+                    _ => {
+                        return Err(vec![
+                            ColorWarning::UnrecognizedPrefix(label),
+                            ColorWarning::Unparsable,
+                        ])
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn unparsable() -> Vec<ColorWarning> {
+    vec![ColorWarning::Unparsable]
+}
+
+/// Decodes one key or value starting at `pos`, up to (not including) the
+/// next `:` or end of input, or `=` when `equals_end`. Returns the bytes
+/// and the position of the terminator, or `None` for a dangling `\` or
+/// `^` or a `^` before a character that has no control equivalent.
+///
+/// Escapes: `\a \b \e \f \n \r \t \v`, `\?` (DEL), `\_` (space), `\` then
+/// octal digits or `x` then hex digits (any number of digits, the value
+/// wrapping modulo 256; `\x` without digits is NUL), `\` before any other
+/// byte is that byte. `^@`..`^~` give the byte & 0x1f, `^?` gives DEL.
+pub(super) fn funky(input: &[u8], mut pos: usize, equals_end: bool) -> Option<(Vec<u8>, usize)> {
+    let mut out = Vec::new();
+    loop {
+        match input.get(pos).copied() {
+            None | Some(b':') => return Some((out, pos)),
+            Some(b'=') if equals_end => return Some((out, pos)),
+            Some(b'\\') => pos = backslash(input, pos + 1, &mut out)?,
+            Some(b'^') => {
+                let c = input.get(pos + 1).copied()?;
+                match c {
+                    b'@'..=b'~' => out.push(c & 0x1f),
+                    b'?' => out.push(0x7f),
+                    _ => return None,
+                }
+                pos += 2;
+            }
+            Some(c) => {
+                out.push(c);
+                pos += 1;
+            }
+        }
+    }
+}
+
+/// Decodes the escape after a `\` at `pos`; returns the position after it.
+fn backslash(input: &[u8], pos: usize, out: &mut Vec<u8>) -> Option<usize> {
+    let c = input.get(pos).copied()?;
+    let (radix, start) = match c {
+        b'0'..=b'7' => (8, pos),
+        b'x' | b'X' => (16, pos + 1),
+        _ => {
+            out.push(simple_escape(c));
+            return Some(pos + 1);
+        }
+    };
+    let mut num: u8 = 0;
+    let mut end = start;
+    while let Some(d) = input.get(end).and_then(|&b| (b as char).to_digit(radix)) {
+        num = num.wrapping_mul(radix as u8).wrapping_add(d as u8);
+        end += 1;
+    }
+    out.push(num);
+    Some(end)
+}
+
+fn simple_escape(c: u8) -> u8 {
+    match c {
+        b'a' => 0x07,
+        b'b' => 0x08,
+        b'e' => 0x1b,
+        b'f' => 0x0c,
+        b'n' => b'\n',
+        b'r' => b'\r',
+        b't' => b'\t',
+        b'v' => 0x0b,
+        b'?' => 0x7f,
+        b'_' => b' ',
+        other => other,
+    }
+}
+
+impl ColorWarning {
+    /// The text after `ls: `. `utf8` selects the locale's quotes around
+    /// the label (‘xy’ in UTF-8 locales, 'xy' otherwise), as GNU's quote().
+    pub fn message(&self, utf8: bool) -> String {
+        match self {
+            ColorWarning::Unparsable => {
+                "unparsable value for LS_COLORS environment variable".to_string()
+            }
+            ColorWarning::UnrecognizedPrefix(label) => {
+                format!("unrecognized prefix: {}", quote_label(label, utf8))
+            }
+        }
+    }
+}
+
+/// Quotes a two-byte label like gnulib's locale quoting style: C escapes
+/// for controls, octal for other unprintable bytes, `\\`, and `\'` only
+/// when the quotes are ASCII.
+fn quote_label(label: &[u8; 2], utf8: bool) -> String {
+    let (open, close) = if utf8 {
+        ("\u{2018}", "\u{2019}")
+    } else {
+        ("'", "'")
+    };
+    let mut s = String::from(open);
+    if utf8 {
+        if let Ok(text) = std::str::from_utf8(label) {
+            if text.chars().count() == 1 && !text.chars().any(char::is_control) {
+                s.push_str(text);
+                s.push_str(close);
+                return s;
+            }
+        }
+    }
+    for &b in label {
+        match b {
+            b'\\' => s.push_str("\\\\"),
+            b'\'' if !utf8 => s.push_str("\\'"),
+            0x07 => s.push_str("\\a"),
+            0x08 => s.push_str("\\b"),
+            0x0c => s.push_str("\\f"),
+            b'\n' => s.push_str("\\n"),
+            b'\r' => s.push_str("\\r"),
+            b'\t' => s.push_str("\\t"),
+            0x0b => s.push_str("\\v"),
+            0x20..=0x7e => s.push(b as char),
+            _ => s.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    s.push_str(close);
+    s
+}

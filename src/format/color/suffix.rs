@@ -1,0 +1,89 @@
+//! `*SUFFIX=value` patterns. GNU 9.1 matches them ASCII case-insensitively
+//! against the end of the name, and the pattern defined *last* wins when
+//! several match (`*.c=31:*c=32` colours `x.c` with 32).
+//!
+//! Lookup costs no allocation: patterns are bucketed by their lowercased
+//! last byte, each bucket ordered newest first, so a name is compared only
+//! with the patterns ending in its own last byte.
+#![forbid(unsafe_code)]
+
+#[derive(Clone, Debug, Default)]
+struct Pattern {
+    /// Definition order (higher = later = preferred).
+    order: usize,
+    lower: Vec<u8>,
+    seq: Vec<u8>,
+}
+
+/// The suffix patterns of one `LS_COLORS`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Suffixes {
+    /// Non-empty patterns sorted by (lowercased last byte, newest first).
+    patterns: Vec<Pattern>,
+    /// `starts[b]..starts[b + 1]` is the bucket of last byte `b`.
+    starts: Vec<usize>,
+    /// The newest empty pattern (`*=value`), which matches every name.
+    any: Option<Pattern>,
+}
+
+impl Suffixes {
+    /// Builds the table from `(suffix, value)` pairs in definition order.
+    pub fn new(defs: Vec<(Vec<u8>, Vec<u8>)>) -> Suffixes {
+        let mut patterns: Vec<Pattern> = Vec::new();
+        let mut any: Option<Pattern> = None;
+        for (order, (suffix, seq)) in defs.into_iter().enumerate() {
+            let lower = suffix.to_ascii_lowercase();
+            let p = Pattern { order, lower, seq };
+            if p.lower.is_empty() {
+                any = Some(p);
+            } else if let Some(old) = patterns.iter_mut().find(|o| o.lower == p.lower) {
+                *old = p;
+            } else {
+                patterns.push(p);
+            }
+        }
+        patterns.sort_by(|a, b| {
+            let (la, lb) = (a.lower.last(), b.lower.last());
+            la.cmp(&lb).then(b.order.cmp(&a.order))
+        });
+        let mut starts = vec![0; 257];
+        for (b, start) in starts.iter_mut().enumerate() {
+            *start =
+                patterns.partition_point(|p| p.lower.last().map_or(0, |&l| usize::from(l)) < b);
+        }
+        Suffixes {
+            patterns,
+            starts,
+            any,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty() && self.any.is_none()
+    }
+
+    /// The value of the newest pattern matching the end of `name`.
+    pub fn lookup(&self, name: &[u8]) -> Option<&[u8]> {
+        let found = name.last().and_then(|&b| self.in_bucket(name, b));
+        let best = match (found, &self.any) {
+            (Some(p), Some(a)) if a.order > p.order => a,
+            (Some(p), _) => p,
+            (None, Some(a)) => a,
+            (None, None) => return None,
+        };
+        Some(&best.seq)
+    }
+
+    fn in_bucket(&self, name: &[u8], last: u8) -> Option<&Pattern> {
+        let b = usize::from(last.to_ascii_lowercase());
+        let start = *self.starts.get(b)?;
+        let end = *self.starts.get(b + 1)?;
+        let bucket = self.patterns.get(start..end)?;
+        bucket.iter().find(|p| {
+            name.len()
+                .checked_sub(p.lower.len())
+                .and_then(|from| name.get(from..))
+                .is_some_and(|tail| tail.eq_ignore_ascii_case(&p.lower))
+        })
+    }
+}

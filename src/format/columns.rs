@@ -1,0 +1,178 @@
+//! Layouts for pre-rendered cells: one per line, columns filled down (`-C`)
+//! or across (`-x`), and comma-separated (`-m`), with GNU's column-fitting
+//! rule and its tab/space padding.
+#![forbid(unsafe_code)]
+
+/// One rendered name with its frills (inode, blocks, colour, indicator).
+#[derive(Clone, Debug, Default)]
+pub struct Cell {
+    pub bytes: Vec<u8>,
+    /// Display width in columns (escape sequences excluded).
+    pub width: usize,
+}
+
+/// Every column is at least one character plus two spaces wide.
+const MIN_COLUMN_WIDTH: usize = 3;
+
+/// Pads from column `from` to column `to` with tabs (when `tabsize` > 0
+/// and a tab stop lies in between) and spaces, as GNU does.
+pub fn indent(out: &mut Vec<u8>, mut from: usize, to: usize, tabsize: usize) {
+    while from < to {
+        if tabsize != 0 && to / tabsize > (from + 1) / tabsize {
+            out.push(b'\t');
+            from += tabsize - from % tabsize;
+        } else {
+            out.push(b' ');
+            from += 1;
+        }
+    }
+}
+
+/// The widest layout that fits: the number of columns and their widths.
+/// `vertical` fills columns top to bottom (`-C`), else left to right.
+fn fit_columns(cells: &[Cell], line_width: usize, vertical: bool) -> Vec<usize> {
+    let n = cells.len();
+    let line_width = if line_width == 0 { usize::MAX } else { line_width };
+    let max_cols = (line_width / MIN_COLUMN_WIDTH).max(1).min(n.max(1));
+    // For each candidate column count c (index c-1): its widths, total
+    // line length, and whether it still fits.
+    let mut widths: Vec<Vec<usize>> = (1..=max_cols).map(|c| vec![MIN_COLUMN_WIDTH; c]).collect();
+    let mut line_len: Vec<usize> = (1..=max_cols).map(|c| c * MIN_COLUMN_WIDTH).collect();
+    let mut valid = vec![true; max_cols];
+    for (i, cell) in cells.iter().enumerate() {
+        for c in 1..=max_cols {
+            if !valid[c - 1] {
+                continue;
+            }
+            let rows = n.div_ceil(c);
+            let idx = if vertical { i / rows } else { i % c };
+            let real = cell.width.saturating_add(if idx == c - 1 { 0 } else { 2 });
+            let col = &mut widths[c - 1][idx];
+            if *col < real {
+                line_len[c - 1] = line_len[c - 1].saturating_add(real - *col);
+                *col = real;
+                valid[c - 1] = line_len[c - 1] < line_width;
+            }
+        }
+    }
+    let best = (1..=max_cols).rev().find(|&c| valid[c - 1]).unwrap_or(1);
+    widths.swap_remove(best - 1)
+}
+
+/// `-C`: rows of columns, filled top to bottom.
+pub fn vertical(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, tabsize: usize, eol: u8) {
+    if cells.is_empty() {
+        return;
+    }
+    let widths = fit_columns(cells, line_width, true);
+    let cols = widths.len();
+    let rows = cells.len().div_ceil(cols);
+    for row in 0..rows {
+        let mut pos = 0;
+        let mut i = row;
+        let mut col = 0;
+        loop {
+            let cell = &cells[i];
+            out.extend_from_slice(&cell.bytes);
+            i += rows;
+            if i >= cells.len() {
+                break;
+            }
+            indent(out, pos + cell.width, pos + widths[col], tabsize);
+            pos += widths[col];
+            col += 1;
+        }
+        out.push(eol);
+    }
+}
+
+/// `-x`: rows of columns, filled left to right.
+pub fn horizontal(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, tabsize: usize, eol: u8) {
+    if cells.is_empty() {
+        return;
+    }
+    let widths = fit_columns(cells, line_width, false);
+    let cols = widths.len();
+    let mut pos = 0;
+    for (i, cell) in cells.iter().enumerate() {
+        if i != 0 {
+            if i % cols == 0 {
+                out.push(eol);
+                pos = 0;
+            } else {
+                let prev = &cells[i - 1];
+                let w = widths[(i - 1) % cols];
+                indent(out, pos + prev.width, pos + w, tabsize);
+                pos += w;
+            }
+        }
+        out.extend_from_slice(&cell.bytes);
+    }
+    out.push(eol);
+}
+
+/// `-m`: names separated by `, `, wrapping before a name that would reach
+/// the line width.
+pub fn commas(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, eol: u8) {
+    if cells.is_empty() {
+        return;
+    }
+    let mut pos = 0usize;
+    for (i, cell) in cells.iter().enumerate() {
+        if i != 0 {
+            let fits = line_width == 0 || pos.saturating_add(cell.width).saturating_add(2) < line_width;
+            if fits {
+                out.extend_from_slice(b", ");
+                pos += 2;
+            } else {
+                out.extend_from_slice(b",");
+                out.push(eol);
+                pos = 0;
+            }
+        }
+        out.extend_from_slice(&cell.bytes);
+        pos += cell.width;
+    }
+    out.push(eol);
+}
+
+/// `-1`: one name per line.
+pub fn one_per_line(out: &mut Vec<u8>, cells: &[Cell], eol: u8) {
+    for cell in cells {
+        out.extend_from_slice(&cell.bytes);
+        out.push(eol);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(names: &[&str]) -> Vec<Cell> {
+        names.iter().map(|n| Cell { bytes: n.as_bytes().to_vec(), width: n.len() }).collect()
+    }
+
+    #[test]
+    fn indent_uses_tabs_at_tab_stops() {
+        let mut v = Vec::new();
+        indent(&mut v, 3, 16, 8);
+        assert_eq!(v, b"\t\t");
+        v.clear();
+        indent(&mut v, 3, 16, 0);
+        assert_eq!(v, b"             ");
+    }
+
+    #[test]
+    fn vertical_fills_columns_first() {
+        let mut v = Vec::new();
+        vertical(&mut v, &cells(&["a", "b", "c", "d", "e"]), 8, 0, b'\n');
+        assert_eq!(String::from_utf8(v).unwrap(), "a  c  e\nb  d\n");
+    }
+
+    #[test]
+    fn commas_wrap_before_the_width() {
+        let mut v = Vec::new();
+        commas(&mut v, &cells(&["aaa", "bbb", "ccc"]), 10, b'\n');
+        assert_eq!(String::from_utf8(v).unwrap(), "aaa, bbb,\nccc\n");
+    }
+}

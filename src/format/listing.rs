@@ -1,0 +1,175 @@
+//! Printing one batch of entries (the file operands, or one directory's
+//! contents) in the configured format.
+#![forbid(unsafe_code)]
+
+use crate::config::{Config, Format};
+use crate::entry::Entry;
+use crate::format::columns::{self, Cell};
+use crate::format::long::LongPrinter;
+use crate::format::name::NameRenderer;
+use crate::format::quote::QuotingStyle;
+use crate::output::Output;
+
+/// Formats batches of entries; holds what is computed once per run.
+pub struct Printer<'a> {
+    pub config: &'a Config,
+    pub names: NameRenderer<'a>,
+    pub long: LongPrinter<'a>,
+    scratch: Vec<u8>,
+}
+
+/// Right-aligns `text` in `width` columns.
+pub fn pad_left(out: &mut Vec<u8>, text: &[u8], width: usize) {
+    out.resize(out.len() + width.saturating_sub(text.len()), b' ');
+    out.extend_from_slice(text);
+}
+
+impl<'a> Printer<'a> {
+    pub fn new(config: &'a Config) -> Printer<'a> {
+        Printer { config, names: NameRenderer::new(config), long: LongPrinter::new(config), scratch: Vec::new() }
+    }
+
+    pub fn eol(&self) -> u8 {
+        if self.config.zero {
+            0
+        } else {
+            b'\n'
+        }
+    }
+
+    /// GNU shifts unquoted names right by one column when another name of
+    /// the same listing starts with a quote, in shell quoting styles.
+    fn needs_quote_alignment(&mut self, entries: &[Entry]) -> bool {
+        let shellish = matches!(
+            self.config.quoting,
+            QuotingStyle::Shell | QuotingStyle::ShellEscape
+        );
+        if !shellish || self.config.format == Format::Commas {
+            return false;
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let any = entries.iter().any(|e| self.names.measure(e.name_bytes(), &mut scratch).starts_with_quote);
+        self.scratch = scratch;
+        any
+    }
+
+    /// Prints `total N` for a directory listing in long or `-s` format.
+    pub fn print_total(&self, out: &mut Output, entries: &[Entry]) {
+        let blocks: u64 = entries.iter().filter_map(|e| e.meta.as_ref().and_then(|m| m.blocks)).sum();
+        let mut line = if self.dired() { b"  total ".to_vec() } else { b"total ".to_vec() };
+        line.extend_from_slice(self.config.block_size.format_blocks(blocks).as_bytes());
+        line.push(self.eol());
+        out.write(&line);
+    }
+
+    /// Prints a batch of entries in the configured format.
+    pub fn print(&mut self, out: &mut Output, entries: &[Entry]) {
+        self.names.align_quotes = self.needs_quote_alignment(entries);
+        if self.config.format == Format::Long {
+            let config = self.config;
+            let blocks = |e: &Entry| block_text(config, e);
+            self.long.print(out, entries, &self.names, &blocks);
+            return;
+        }
+        let cells = self.cells(entries);
+        let buf = out.buffer();
+        let eol = self.eol();
+        let width = self.config.width;
+        match self.config.format {
+            Format::OneLine | Format::Long => columns::one_per_line(buf, &cells, eol),
+            Format::Vertical => columns::vertical(buf, &cells, width, self.config.tabsize, eol),
+            Format::Horizontal => columns::horizontal(buf, &cells, width, self.config.tabsize, eol),
+            Format::Commas => columns::commas(buf, &cells, width, eol),
+        }
+        out.write(&[]);
+    }
+
+    /// Renders each entry with its `-i` and `-s` prefixes.
+    fn cells(&self, entries: &[Entry]) -> Vec<Cell> {
+        let commas = self.config.format == Format::Commas;
+        let inodes: Vec<String> = if self.config.inode {
+            entries.iter().map(|e| inode_text(e)).collect()
+        } else {
+            Vec::new()
+        };
+        let blocks: Vec<String> = if self.config.size_blocks {
+            entries.iter().map(|e| block_text(self.config, e)).collect()
+        } else {
+            Vec::new()
+        };
+        let widest = |v: &[String]| if commas { 0 } else { v.iter().map(|s| s.len()).max().unwrap_or(0) };
+        let (inode_width, block_width) = (widest(&inodes), widest(&blocks));
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let mut cell = Cell::default();
+                self.names.entry_start(&mut cell.bytes);
+                let prefix = cell.bytes.len();
+                if let Some(ino) = inodes.get(i) {
+                    pad_left(&mut cell.bytes, ino.as_bytes(), inode_width);
+                    cell.bytes.push(b' ');
+                }
+                if let Some(b) = blocks.get(i) {
+                    pad_left(&mut cell.bytes, b.as_bytes(), block_width);
+                    cell.bytes.push(b' ');
+                }
+                cell.width = cell.bytes.len() - prefix;
+                cell.width += self.names.render(e, 0, &mut cell.bytes).width;
+                cell
+            })
+            .collect()
+    }
+
+}
+
+/// The `-s` column of an entry.
+pub fn block_text(config: &Config, e: &Entry) -> String {
+    match e.meta.as_ref().and_then(|m| m.blocks) {
+        Some(b) => config.block_size.format_blocks(b),
+        None => "?".to_string(),
+    }
+}
+
+pub fn inode_text(e: &Entry) -> String {
+    match e.meta.as_ref().and_then(|m| m.ino) {
+        Some(ino) => ino.to_string(),
+        None => "?".to_string(),
+    }
+}
+
+impl Printer<'_> {
+    /// Prints `DIR:` before a directory's listing.
+    pub fn print_heading(&mut self, out: &mut Output, path: &[u8]) {
+        let dired = self.dired();
+        let base = out.buffer_base();
+        let buf = out.buffer();
+        if dired {
+            buf.extend_from_slice(b"  ");
+        }
+        let start = buf.len();
+        self.names.quoter.quote(path, buf);
+        let end = buf.len();
+        if dired {
+            self.long.dired.record_subdir(base + start, base + end);
+        }
+        buf.push(b':');
+        buf.push(b'\n');
+        out.write(&[]);
+    }
+}
+
+impl Printer<'_> {
+    /// The `--dired` trailer, after everything else.
+    /// `--dired` is in effect (GNU ignores it outside the long format).
+    fn dired(&self) -> bool {
+        self.config.dired && self.config.format == Format::Long
+    }
+
+    pub fn finish(&mut self, out: &mut Output) {
+        if self.dired() {
+            let style = crate::format::dired::style_name(self.config.quoting);
+            self.long.dired.finish(out, style);
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! One file name with its frills: quoting, colour, hyperlink and the
+//! `-F`/`-p` indicator character.
+#![forbid(unsafe_code)]
+
+use crate::config::{Config, Format, IndicatorStyle};
+use crate::entry::Entry;
+use crate::format::color::{ColorSubject, ColorTable, Painter};
+use crate::format::hyperlink::Hyperlinker;
+use crate::format::quote::{Quoted, Quoter};
+use crate::fs::FileType;
+
+/// The indicator `-F`/`--file-type`/`-p` appends for a file of this type
+/// and mode (`mode` only matters for the `*` of executables).
+pub fn indicator_char(style: IndicatorStyle, file_type: FileType, mode: Option<u32>) -> Option<u8> {
+    if style == IndicatorStyle::None {
+        return None;
+    }
+    if file_type == FileType::Directory {
+        return Some(b'/');
+    }
+    if style == IndicatorStyle::Slash {
+        return None;
+    }
+    match file_type {
+        FileType::Symlink => Some(b'@'),
+        FileType::Fifo => Some(b'|'),
+        FileType::Socket => Some(b'='),
+        FileType::Door => Some(b'>'),
+        FileType::Regular if style == IndicatorStyle::Classify && mode.is_some_and(|m| m & 0o111 != 0) => Some(b'*'),
+        _ => None,
+    }
+}
+
+/// Where a rendered name landed in the buffer.
+#[derive(Clone, Copy, Debug)]
+pub struct Rendered {
+    /// Display width (escape sequences excluded).
+    pub width: usize,
+    /// Byte range of the quoted name itself (for `--dired`).
+    pub name_start: usize,
+    pub name_end: usize,
+}
+
+/// Renders names for one listing.
+pub struct NameRenderer<'a> {
+    pub quoter: Quoter,
+    pub colors: Option<&'a ColorTable>,
+    /// Tracks the colour escapes written so far (one per run).
+    pub painter: Option<Painter<'a>>,
+    /// Output width, for the `cl` (clear to end of line) rule.
+    line_length: usize,
+    pub indicator: IndicatorStyle,
+    pub hyperlink: Option<Hyperlinker>,
+    long: bool,
+    /// Directory of the current batch (empty for operands), for links.
+    pub dir: Vec<u8>,
+    /// Names that need no quotes get one leading space when other names in
+    /// the same listing start with a quote (GNU's alignment).
+    pub align_quotes: bool,
+}
+
+impl<'a> NameRenderer<'a> {
+    pub fn new(config: &'a Config) -> NameRenderer<'a> {
+        NameRenderer {
+            quoter: Quoter::new(config.quoting, config.hide_control_chars, config.utf8),
+            colors: config.color.as_ref(),
+            painter: config.color.as_ref().map(Painter::new),
+            line_length: config.width,
+            indicator: config.indicator,
+            hyperlink: config.hyperlink.then(Hyperlinker::new),
+            long: config.format == Format::Long,
+            dir: Vec::new(),
+            align_quotes: false,
+        }
+    }
+
+    /// Quotes `name` into a scratch buffer to learn its width and whether it
+    /// starts with a quote, without producing output.
+    pub fn measure(&self, name: &[u8], scratch: &mut Vec<u8>) -> Quoted {
+        scratch.clear();
+        self.quoter.quote(name, scratch)
+    }
+
+    /// The colour subject of an entry (as the entry itself, not its target).
+    fn subject(entry: &Entry) -> ColorSubject<'_> {
+        let target = entry.link.as_ref().and_then(|l| l.meta.as_ref());
+        let meta = entry.meta.as_ref().filter(|_| !entry.stat_failed);
+        ColorSubject::from_metadata(entry.name_bytes(), entry.file_type, meta, target)
+    }
+
+    /// Appends `name` quoted, in colour `style` and, with `--hyperlink`,
+    /// linked to `link_path`. `start_col` is where the entry began on its
+    /// line (for the colour's clear-to-end-of-line rule).
+    fn write_name(&self, style: Option<&[u8]>, name: &[u8], link_path: Option<&[u8]>, start_col: usize, align: bool, out: &mut Vec<u8>) -> Rendered {
+        let mut width = 0;
+        let mut scratch = Vec::new();
+        let quoted = self.quoter.quote(name, &mut scratch);
+        let pad = align && !quoted.starts_with_quote;
+        if pad {
+            out.push(b' ');
+            width += 1;
+        }
+        let open = self.painter.as_ref().is_some_and(|p| p.name_start(out, style));
+        if let (Some(h), Some(p)) = (&self.hyperlink, link_path) {
+            h.open(out, p);
+        }
+        let name_start = out.len();
+        out.extend_from_slice(&scratch);
+        let name_end = out.len();
+        if let (Some(h), Some(_)) = (&self.hyperlink, link_path) {
+            h.close(out);
+        }
+        if let Some(p) = &self.painter {
+            p.name_end(out, open, start_col, scratch.len() + pad as usize, self.line_length);
+        }
+        Rendered { width: width + quoted.width, name_start, name_end }
+    }
+
+    /// Marks the start of an entry (GNU colours the whole entry with `no`
+    /// when that is set).
+    pub fn entry_start(&self, out: &mut Vec<u8>) {
+        if let Some(p) = &self.painter {
+            p.entry_start(out);
+        }
+    }
+
+    /// Writes what the colours need after all output.
+    pub fn finish(&self, out: &mut Vec<u8>) {
+        if let Some(p) = &self.painter {
+            p.finish(out);
+        }
+    }
+
+    /// Appends the entry's name (coloured, quoted) and its indicator.
+    pub fn render(&self, entry: &Entry, start_col: usize, out: &mut Vec<u8>) -> Rendered {
+        let path = self.hyperlink.as_ref().map(|_| {
+            if self.dir.is_empty() {
+                entry.name_bytes().to_vec()
+            } else {
+                crate::walk::child_path(&self.dir, entry.name_bytes())
+            }
+        });
+        let style = self.colors.and_then(|c| c.style(&Self::subject(entry)));
+        let mut r = self.write_name(style, entry.name_bytes(), path.as_deref(), start_col, self.align_quotes, out);
+        // In the long format a symlink whose target was read shows the
+        // target's indicator after `-> target` instead of its own `@`.
+        let shows_target = self.long && entry.link.as_ref().is_some_and(|l| l.path.is_some());
+        if !shows_target {
+            if let Some(c) = indicator_char(self.indicator, entry.file_type, entry.mode()) {
+                out.push(c);
+                r.width += 1;
+            }
+        }
+        r
+    }
+
+    /// Appends a symlink's target as `-l` shows it after ` -> `.
+    pub fn render_link_target(&self, entry: &Entry, target: &[u8], start_col: usize, out: &mut Vec<u8>) {
+        let style = self.colors.and_then(|c| c.target_style(&Self::subject(entry), target));
+        self.write_name(style, target, None, start_col, false, out);
+        let meta = entry.link.as_ref().and_then(|l| l.meta.as_ref());
+        if let Some(m) = meta {
+            if let Some(t) = m.file_type {
+                if let Some(c) = indicator_char(self.indicator, t, m.mode) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! Extended attribute probes for the long format's ACL/security-context
+//! marker (`+`, `.`), with a per-device "not supported" cache so that a
+//! filesystem without xattrs costs one failed probe, not one per file.
+
+use std::collections::HashSet;
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, BorrowedFd};
+
+use rustix::io::Errno;
+
+/// What GNU marks after the mode string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessMarker {
+    /// Nothing beyond the permission bits.
+    None,
+    /// Only an SELinux security context (`.`).
+    Context,
+    /// A non-trivial POSIX ACL (`+`).
+    Acl,
+}
+
+const ACL_ACCESS: &std::ffi::CStr = c"system.posix_acl_access";
+const ACL_DEFAULT: &std::ffi::CStr = c"system.posix_acl_default";
+const SELINUX: &std::ffi::CStr = c"security.selinux";
+/// An ACL xattr is a 4-byte header and 8-byte entries; the three base
+/// entries (owner, group, other) make it trivial.
+const TRIVIAL_ACL_SIZE: usize = 4 + 3 * 8;
+
+/// Probes files for ACLs and contexts, remembering devices that say
+/// "not supported".
+#[derive(Default)]
+pub struct AclProbe {
+    no_acl_devices: HashSet<(u32, u32)>,
+    no_context_devices: HashSet<(u32, u32)>,
+    selinux: Option<bool>,
+}
+
+fn path_of(dir: Option<BorrowedFd<'_>>, name: &[u8]) -> Option<CString> {
+    let mut path = Vec::new();
+    if let Some(fd) = dir {
+        // Through the open directory: the parent path is not walked again.
+        path.extend_from_slice(format!("/proc/self/fd/{}/", fd.as_raw_fd()).as_bytes());
+    }
+    path.extend_from_slice(name);
+    CString::new(path).ok()
+}
+
+fn unsupported(e: Errno) -> bool {
+    e == Errno::NOTSUP || e == Errno::OPNOTSUPP || e == Errno::NOSYS
+}
+
+impl AclProbe {
+    fn selinux_enabled(&mut self) -> bool {
+        *self.selinux.get_or_insert_with(|| rustix::fs::statfs("/sys/fs/selinux/enforce").is_ok())
+    }
+
+    /// The marker for `name` (relative to `dir`, or to the working
+    /// directory). `dev` is the file's device, `is_dir` adds the default ACL.
+    pub fn marker(&mut self, dir: Option<BorrowedFd<'_>>, name: &[u8], dev: (u32, u32), is_dir: bool) -> AccessMarker {
+        let Some(path) = path_of(dir, name) else { return AccessMarker::None };
+        if !self.no_acl_devices.contains(&dev) {
+            let mut buf = [0u8; 256];
+            match rustix::fs::lgetxattr(&path, ACL_ACCESS, &mut buf[..]) {
+                Ok(n) if n > TRIVIAL_ACL_SIZE => return AccessMarker::Acl,
+                Err(Errno::RANGE) => return AccessMarker::Acl,
+                Err(e) if unsupported(e) => {
+                    self.no_acl_devices.insert(dev);
+                }
+                _ => {
+                    if is_dir {
+                        match rustix::fs::lgetxattr(&path, ACL_DEFAULT, &mut buf[..]) {
+                            Ok(n) if n > 0 => return AccessMarker::Acl,
+                            Err(Errno::RANGE) => return AccessMarker::Acl,
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        if self.selinux_enabled() && !self.no_context_devices.contains(&dev) {
+            match rustix::fs::lgetxattr(&path, SELINUX, &mut [0u8; 0][..]) {
+                Ok(n) if n > 0 => return AccessMarker::Context,
+                Err(e) if unsupported(e) => {
+                    self.no_context_devices.insert(dev);
+                }
+                _ => {}
+            }
+        }
+        AccessMarker::None
+    }
+}

@@ -1,0 +1,44 @@
+//! Which directory entries are listed: `-a`, `-A`, `-B`, `-I`, `--hide`.
+#![forbid(unsafe_code)]
+
+use crate::config::{Config, Hidden};
+
+mod fnmatch;
+
+pub use fnmatch::fnmatch_period;
+
+pub struct Filter<'a> {
+    hidden: Hidden,
+    ignore_backups: bool,
+    ignore: &'a [Vec<u8>],
+    hide: &'a [Vec<u8>],
+}
+
+impl<'a> Filter<'a> {
+    pub fn new(config: &'a Config) -> Filter<'a> {
+        Filter {
+            hidden: config.hidden,
+            ignore_backups: config.ignore_backups,
+            ignore: &config.ignore,
+            hide: &config.hide,
+        }
+    }
+
+    /// Whether `name` is listed.
+    pub fn keep(&self, name: &[u8]) -> bool {
+        if name.first() == Some(&b'.') {
+            match self.hidden {
+                Hidden::Skip => return false,
+                Hidden::AlmostAll if name == b"." || name == b".." => return false,
+                _ => {}
+            }
+        }
+        if self.hidden == Hidden::Skip && self.hide.iter().any(|p| fnmatch_period(p, name)) {
+            return false;
+        }
+        if self.ignore_backups && name.last() == Some(&b'~') {
+            return false;
+        }
+        !self.ignore.iter().any(|p| fnmatch_period(p, name))
+    }
+}
