@@ -6,12 +6,17 @@
 //! is settled here, so later stages never look at arguments or `getenv`.
 #![forbid(unsafe_code)]
 
+pub mod resolve;
+pub mod switches;
+
 use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
 
 use crate::format::color::ColorTable;
 use crate::format::quote::QuotingStyle;
 use crate::format::size::SizeFormat;
 use crate::format::time::TimeStyle;
+use crate::fs::locale::LocaleInfo;
 
 /// How entries are laid out (`--format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,12 +157,44 @@ pub struct Config {
     /// Whether the locale's character set is UTF-8 (affects what counts as
     /// printable and the width of names).
     pub utf8: bool,
-    pub locale: crate::fs::locale::LocaleInfo,
+    /// The locale as set up at start-up.
+    pub locale: LocaleInfo,
     /// Operands in command-line order; empty means `.`.
     pub operands: Vec<OsString>,
 }
 
 impl Config {
+    /// Parses the command line (argv[0] included) exactly as GNU ls 9.1
+    /// does and resolves the environment. Diagnostics are printed to
+    /// stderr; `Err` carries the exit status (0 after `--help` and
+    /// `--version`, which are printed to stdout).
+    pub fn load(args: Vec<OsString>) -> Result<Config, i32> {
+        let argv0 = args.first().map(|a| a.as_bytes()).unwrap_or(b"ls");
+        crate::cli::set_program_name(argv0);
+        let locale = crate::fs::locale::init();
+        let stdout_tty = crate::fs::term::stdout_is_tty();
+        let var = |name: &str| std::env::var_os(name);
+        let env = resolve::Environment {
+            var: &var,
+            stdout_tty,
+            terminal_width: if stdout_tty {
+                crate::fs::term::terminal_width()
+            } else {
+                None
+            },
+            locale,
+        };
+        let stdout = std::io::stdout();
+        let stderr = std::io::stderr();
+        let mut out = stdout.lock();
+        let mut err = stderr.lock();
+        let mut io = resolve::Streams {
+            out: &mut out,
+            err: &mut err,
+        };
+        resolve::load_with(args.get(1..).unwrap_or_default(), &env, &mut io)
+    }
+
     /// Whether any per-entry metadata column is printed (long format, `-s`,
     /// `-i`): callers use it to decide on the `total` line and alignment.
     pub fn is_long(&self) -> bool {
@@ -165,68 +202,5 @@ impl Config {
     }
 }
 
-impl Config {
-    /// TEMPORARY minimal loader (replaced by the cli branch).
-    pub fn load(args: Vec<OsString>) -> Result<Config, i32> {
-        let locale = crate::fs::locale::init();
-        let tty = crate::fs::term::stdout_is_tty();
-        let mut c = Config {
-            format: if tty { Format::Vertical } else { Format::OneLine },
-            hidden: Hidden::Skip,
-            ignore_backups: false,
-            ignore: vec![],
-            hide: vec![],
-            directory: false,
-            recursive: false,
-            dereference: Dereference::CommandLineDirs,
-            sort: SortKey::Name,
-            reverse: false,
-            group_directories_first: false,
-            time: TimeField::Modification,
-            quoting: if tty { QuotingStyle::ShellEscape } else { QuotingStyle::Literal },
-            hide_control_chars: tty,
-            indicator: IndicatorStyle::None,
-            color: None,
-            hyperlink: false,
-            zero: false,
-            width: crate::fs::term::terminal_width().unwrap_or(80),
-            tabsize: 8,
-            long: LongOptions { owner: true, group: true, author: false, numeric_ids: false, time_style: TimeStyle::Locale },
-            inode: false,
-            size_blocks: false,
-            block_size: SizeFormat {},
-            file_size: SizeFormat {},
-            dired: false,
-            context: false,
-            utf8: locale.utf8,
-            locale,
-            operands: vec![],
-        };
-        for a in args.into_iter().skip(1) {
-            match a.to_str() {
-                Some("-l") => c.format = Format::Long,
-                Some("-1") => c.format = Format::OneLine,
-                Some("-C") => c.format = Format::Vertical,
-                Some("-x") => c.format = Format::Horizontal,
-                Some("-m") => c.format = Format::Commas,
-                Some("-a") => c.hidden = Hidden::All,
-                Some("-A") => c.hidden = Hidden::AlmostAll,
-                Some("-R") => c.recursive = true,
-                Some("-d") => c.directory = true,
-                Some("-r") => c.reverse = true,
-                Some("-t") => c.sort = SortKey::Time,
-                Some("-S") => c.sort = SortKey::Size,
-                Some("-X") => c.sort = SortKey::Extension,
-                Some("-v") => c.sort = SortKey::Version,
-                Some("-U") => c.sort = SortKey::None,
-                Some("-i") => c.inode = true,
-                Some("-s") => c.size_blocks = true,
-                Some("-F") => c.indicator = IndicatorStyle::Classify,
-                Some("-p") => c.indicator = IndicatorStyle::Slash,
-                Some("-L") => c.dereference = Dereference::Always,
-                _ => c.operands.push(a),
-            }
-        }
-        Ok(c)
-    }
-}
+#[cfg(test)]
+mod tests;

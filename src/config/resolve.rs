@@ -1,0 +1,343 @@
+//! From options and environment to a [`Config`]: the defaults that depend
+//! on stdout being a terminal, the environment variables (`COLUMNS`,
+//! `TABSIZE`, `QUOTING_STYLE`, `TIME_STYLE`, `*BLOCK_SIZE`, `LS_COLORS`,
+//! `TERM`, `COLORTERM`), and GNU's warnings and fatal errors, in GNU's
+//! order.
+#![forbid(unsafe_code)]
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+
+use super::switches::{Stop, Switches};
+use super::{Config, Dereference, Format, IndicatorStyle, LongOptions, SortKey};
+use crate::cli::{self, args};
+use crate::format::color::ColorTable;
+use crate::format::quote::{quote_locale, QuotingStyle};
+use crate::format::size::{BlockSizeError, SizeFormat};
+use crate::format::time::{parse_time_style, TimeStyle};
+use crate::fs::locale::LocaleInfo;
+
+/// Everything besides argv that the configuration depends on, so that
+/// tests can fake it.
+pub struct Environment<'a> {
+    /// `getenv`.
+    pub var: &'a dyn Fn(&str) -> Option<OsString>,
+    pub stdout_tty: bool,
+    /// The terminal's width (TIOCGWINSZ), when stdout is a terminal.
+    pub terminal_width: Option<usize>,
+    pub locale: LocaleInfo,
+}
+
+impl Environment<'_> {
+    fn get(&self, name: &str) -> Option<Vec<u8>> {
+        (self.var)(name).map(|v| v.as_bytes().to_vec())
+    }
+}
+
+/// Where messages go.
+pub struct Streams<'a> {
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+}
+
+impl Streams<'_> {
+    /// `ls: MESSAGE\n`, the message possibly spanning several lines.
+    fn warn(&mut self, message: &[u8]) {
+        let mut line = cli::program_name().to_vec();
+        line.extend_from_slice(b": ");
+        line.extend_from_slice(message);
+        line.push(b'\n');
+        let _ = self.err.write_all(&line);
+    }
+
+    fn try_help(&mut self) {
+        let mut line = b"Try '".to_vec();
+        line.extend_from_slice(cli::program_name());
+        line.extend_from_slice(b" --help' for more information.\n");
+        let _ = self.err.write_all(&line);
+    }
+
+    /// Prints a fatal diagnostic and returns its exit status.
+    fn fatal(&mut self, stop: Stop) -> i32 {
+        match stop {
+            Stop::Help => self.print(cli::write_help),
+            Stop::Version => self.print(cli::write_version),
+            Stop::Fatal {
+                message,
+                status,
+                try_help,
+            } => {
+                self.warn(&message);
+                if try_help {
+                    self.try_help();
+                }
+                status
+            }
+        }
+    }
+
+    /// Writes `--help`/`--version`; a failed write is GNU's "write error".
+    fn print(&mut self, f: fn(&mut dyn Write) -> std::io::Result<()>) -> i32 {
+        match f(self.out).and_then(|()| self.out.flush()) {
+            Ok(()) => 0,
+            Err(e) => {
+                let msg = format!("write error: {}", strip_os_error(&e));
+                self.warn(msg.as_bytes());
+                2
+            }
+        }
+    }
+}
+
+/// `No space left on device` rather than Rust's `... (os error 28)`.
+fn strip_os_error(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(p) => s.get(..p).unwrap_or(&s).to_string(),
+        None => s,
+    }
+}
+
+/// Parses `args` (argv without argv[0]) and resolves the environment:
+/// the whole of `Config::load` except process-global state.
+pub fn load_with(args: &[OsString], env: &Environment, io: &mut Streams) -> Result<Config, i32> {
+    let posix = env.get("POSIXLY_CORRECT").is_some();
+    let parsed = cli::parse(args, posix);
+    let utf8 = env.locale.utf8;
+    let mut sw = Switches::default();
+    for occ in &parsed.options {
+        if let Err(stop) = sw.apply(occ.id, occ.value.as_ref(), env.stdout_tty, utf8) {
+            return Err(io.fatal(stop));
+        }
+    }
+    if let Some(e) = parsed.error {
+        io.warn(&e.message());
+        io.try_help();
+        return Err(2);
+    }
+    resolve(sw, parsed.operands, env, io)
+}
+
+fn resolve(
+    sw: Switches,
+    operands: Vec<OsString>,
+    env: &Environment,
+    io: &mut Streams,
+) -> Result<Config, i32> {
+    let utf8 = env.locale.utf8;
+    let (block_size, file_size) = sizes(&sw, env).map_err(|e| {
+        io.warn(e.to_string().as_bytes());
+        2
+    })?;
+    let format = sw.format.unwrap_or(if env.stdout_tty {
+        Format::Vertical
+    } else {
+        Format::OneLine
+    });
+    let columns = matches!(
+        format,
+        Format::Vertical | Format::Horizontal | Format::Commas
+    );
+    let width = line_width(&sw, env, io, columns || sw.color);
+    let mut tabsize = sw.tabsize.unwrap_or(8);
+    if columns && sw.tabsize.is_none() {
+        tabsize = env_tabsize(env, io, utf8);
+    }
+    let hide_control_chars = sw.hide_control_chars.unwrap_or(env.stdout_tty);
+    let quoting = match sw.quoting {
+        Some(q) => q,
+        None => env_quoting(env, io, utf8).unwrap_or(if env.stdout_tty {
+            QuotingStyle::ShellEscape
+        } else {
+            QuotingStyle::Literal
+        }),
+    };
+    let dired = sw.dired && format == Format::Long && !sw.hyperlink;
+    if sw.zero && dired {
+        io.warn(b"--dired and --zero are incompatible");
+        return Err(2);
+    }
+    let sort = sw
+        .sort
+        .unwrap_or(if format != Format::Long && sw.explicit_time {
+            SortKey::Time
+        } else {
+            SortKey::Name
+        });
+    let time_style = match format {
+        Format::Long => long_time_style(&sw, env, io)?,
+        _ => TimeStyle::Locale,
+    };
+    let color = if sw.color { color_table(env, io) } else { None };
+    if color.is_some() {
+        tabsize = 0;
+    }
+    let dereference = sw.dereference.unwrap_or(
+        if sw.directory || sw.indicator == IndicatorStyle::Classify || format == Format::Long {
+            Dereference::Never
+        } else {
+            Dereference::CommandLineDirs
+        },
+    );
+    Ok(Config {
+        format,
+        hidden: sw.hidden,
+        ignore_backups: sw.ignore_backups,
+        ignore: sw.ignore,
+        hide: sw.hide,
+        directory: sw.directory,
+        recursive: sw.recursive,
+        dereference,
+        sort,
+        reverse: sw.reverse,
+        group_directories_first: sw.group_directories_first,
+        time: sw.time,
+        quoting,
+        hide_control_chars,
+        indicator: sw.indicator,
+        color,
+        hyperlink: sw.hyperlink,
+        zero: sw.zero,
+        width,
+        tabsize,
+        long: LongOptions {
+            owner: sw.owner,
+            group: sw.group,
+            author: sw.author,
+            numeric_ids: sw.numeric_ids,
+            time_style,
+        },
+        inode: sw.inode,
+        size_blocks: sw.size_blocks,
+        block_size,
+        file_size,
+        dired,
+        context: sw.context,
+        utf8,
+        locale: env.locale,
+        operands,
+    })
+}
+
+/// The size specs (for `-s`/`total`, for the `-l` size column), following
+/// GNU: `-h`/`--si`/`--block-size` set both and silence the environment;
+/// otherwise `LS_BLOCK_SIZE`, `BLOCK_SIZE`, `BLOCKSIZE` (the first set)
+/// give the block unit, the first two also the size unit (else bytes), an
+/// invalid value means the default (1024, or 512 under POSIXLY_CORRECT);
+/// `-k` then forces 1024-byte blocks.
+pub fn size_specs(sw: &Switches, env: &Environment) -> (String, String) {
+    if let Some(spec) = &sw.size_spec {
+        return (spec.clone(), spec.clone());
+    }
+    let default = if env.get("POSIXLY_CORRECT").is_some() {
+        "512"
+    } else {
+        "1024"
+    };
+    let ls_bs = env.get("LS_BLOCK_SIZE");
+    let bs = env.get("BLOCK_SIZE");
+    let blocks = ls_bs
+        .clone()
+        .or_else(|| bs.clone())
+        .or_else(|| env.get("BLOCKSIZE"))
+        .and_then(|s| String::from_utf8(s).ok())
+        .filter(|s| SizeFormat::parse(s).is_ok())
+        .unwrap_or_else(|| default.to_string());
+    let files = if ls_bs.is_some() || bs.is_some() {
+        blocks.clone()
+    } else {
+        "1".to_string()
+    };
+    let blocks = if sw.kibibytes {
+        "1024".to_string()
+    } else {
+        blocks
+    };
+    (blocks, files)
+}
+
+fn sizes(sw: &Switches, env: &Environment) -> Result<(SizeFormat, SizeFormat), BlockSizeError> {
+    let (blocks, files) = size_specs(sw, env);
+    Ok((SizeFormat::parse(&blocks)?, SizeFormat::parse(&files)?))
+}
+
+/// `-w`, else (when the width matters) the terminal, then `COLUMNS`,
+/// then 80.
+fn line_width(sw: &Switches, env: &Environment, io: &mut Streams, needed: bool) -> usize {
+    if let Some(w) = sw.width {
+        return w;
+    }
+    if !needed {
+        return 80;
+    }
+    if let Some(w) = env.terminal_width.filter(|_| env.stdout_tty) {
+        return w;
+    }
+    match env.get("COLUMNS") {
+        Some(c) if !c.is_empty() => args::decode_line_length(&c).unwrap_or_else(|| {
+            let mut m = b"ignoring invalid width in environment variable COLUMNS: ".to_vec();
+            m.extend_from_slice(&quote_locale(&c, env.locale.utf8));
+            io.warn(&m);
+            80
+        }),
+        _ => 80,
+    }
+}
+
+fn env_tabsize(env: &Environment, io: &mut Streams, utf8: bool) -> usize {
+    let Some(t) = env.get("TABSIZE") else {
+        return 8;
+    };
+    args::decode_env_tabsize(&t).unwrap_or_else(|| {
+        let mut m = b"ignoring invalid tab size in environment variable TABSIZE: ".to_vec();
+        m.extend_from_slice(&quote_locale(&t, utf8));
+        io.warn(&m);
+        8
+    })
+}
+
+fn env_quoting(env: &Environment, io: &mut Streams, utf8: bool) -> Option<QuotingStyle> {
+    let q = env.get("QUOTING_STYLE")?;
+    match args::argmatch(&q, args::QUOTING_ARGS) {
+        Ok(style) => Some(style),
+        Err(_) => {
+            let mut m = b"ignoring invalid value of environment variable QUOTING_STYLE: ".to_vec();
+            m.extend_from_slice(&quote_locale(&q, utf8));
+            io.warn(&m);
+            None
+        }
+    }
+}
+
+/// `--time-style`/`--full-time` (the last), else `TIME_STYLE`, else
+/// `locale`; only consulted for the long format, where an invalid style
+/// is fatal (status 2).
+fn long_time_style(sw: &Switches, env: &Environment, io: &mut Streams) -> Result<TimeStyle, i32> {
+    let style = match &sw.time_style {
+        Some(s) => s.as_bytes().to_vec(),
+        None => env.get("TIME_STYLE").unwrap_or_else(|| b"locale".to_vec()),
+    };
+    parse_time_style(&style, env.locale.time_posix).map_err(|e| {
+        let msg = e.to_string();
+        io.warn(msg.trim_end_matches('\n').as_bytes());
+        io.try_help();
+        2
+    })
+}
+
+/// The colour table once colour was asked for: `LS_COLORS` (non-empty),
+/// else the built-in table if `COLORTERM`/`TERM` allow it (the colour
+/// module decides); warnings about an unparsable `LS_COLORS` are printed
+/// and leave colour off.
+fn color_table(env: &Environment, io: &mut Streams) -> Option<ColorTable> {
+    let ls_colors = env.get("LS_COLORS");
+    let colorterm = env.get("COLORTERM");
+    let term = env.get("TERM");
+    let (table, warnings) =
+        ColorTable::from_env(ls_colors.as_deref(), colorterm.as_deref(), term.as_deref());
+    for w in warnings {
+        io.warn(w.message(env.locale.utf8).as_bytes());
+    }
+    table
+}

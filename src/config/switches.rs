@@ -1,0 +1,287 @@
+//! Replaying options in command-line order into GNU's intermediate state
+//! (the "last one wins" variables), validating option arguments as they
+//! come, exactly when GNU does.
+#![forbid(unsafe_code)]
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
+
+use super::{Dereference, Format, Hidden, IndicatorStyle, SortKey, TimeField};
+use crate::cli::args::{self, When};
+use crate::cli::OptId;
+use crate::format::quote::{quote_locale, QuotingStyle};
+use crate::format::size::SizeFormat;
+
+/// What the options said, before defaults and the environment are applied.
+/// `None` means "not given".
+#[derive(Clone, Debug)]
+pub struct Switches {
+    pub format: Option<Format>,
+    pub hidden: Hidden,
+    pub ignore_backups: bool,
+    pub ignore: Vec<Vec<u8>>,
+    pub hide: Vec<Vec<u8>>,
+    pub directory: bool,
+    pub recursive: bool,
+    pub dereference: Option<Dereference>,
+    pub sort: Option<SortKey>,
+    pub reverse: bool,
+    pub group_directories_first: bool,
+    pub time: TimeField,
+    pub explicit_time: bool,
+    pub quoting: Option<QuotingStyle>,
+    pub hide_control_chars: Option<bool>,
+    pub indicator: IndicatorStyle,
+    pub color: bool,
+    pub hyperlink: bool,
+    pub zero: bool,
+    pub width: Option<usize>,
+    pub tabsize: Option<usize>,
+    pub owner: bool,
+    pub group: bool,
+    pub author: bool,
+    pub numeric_ids: bool,
+    pub time_style: Option<OsString>,
+    pub inode: bool,
+    pub size_blocks: bool,
+    /// `-h`/`--si`/`--block-size`: the spec for both sizes and blocks.
+    pub size_spec: Option<String>,
+    pub kibibytes: bool,
+    pub dired: bool,
+    pub context: bool,
+}
+
+impl Default for Switches {
+    fn default() -> Switches {
+        Switches {
+            format: None,
+            hidden: Hidden::Skip,
+            ignore_backups: false,
+            ignore: Vec::new(),
+            hide: Vec::new(),
+            directory: false,
+            recursive: false,
+            dereference: None,
+            sort: None,
+            reverse: false,
+            group_directories_first: false,
+            time: TimeField::Modification,
+            explicit_time: false,
+            quoting: None,
+            hide_control_chars: None,
+            indicator: IndicatorStyle::None,
+            color: false,
+            hyperlink: false,
+            zero: false,
+            width: None,
+            tabsize: None,
+            owner: true,
+            group: true,
+            author: false,
+            numeric_ids: false,
+            time_style: None,
+            inode: false,
+            size_blocks: false,
+            size_spec: None,
+            kibibytes: false,
+            dired: false,
+            context: false,
+        }
+    }
+}
+
+/// Why replaying stopped early.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    Help,
+    Version,
+    /// A fatal diagnostic (without `ls: `), the exit status, and whether
+    /// the "Try 'ls --help'" line follows.
+    Fatal {
+        message: Vec<u8>,
+        status: i32,
+        try_help: bool,
+    },
+}
+
+fn fatal(message: Vec<u8>, status: i32, try_help: bool) -> Stop {
+    Stop::Fatal {
+        message,
+        status,
+        try_help,
+    }
+}
+
+/// Matches an enumerated argument, or the "invalid argument" stop (exit 1).
+fn word<T: Copy + PartialEq>(
+    v: &[u8],
+    option: &str,
+    table: &[(&str, T)],
+    utf8: bool,
+) -> Result<T, Stop> {
+    args::argmatch(v, table)
+        .map_err(|e| fatal(args::argmatch_message(e, v, option, table, utf8), 1, true))
+}
+
+/// `--color`, `--hyperlink`, `--classify`: no argument means always.
+fn when(v: Option<&[u8]>, option: &str, tty: bool, utf8: bool) -> Result<bool, Stop> {
+    let w = match v {
+        None => When::Always,
+        Some(v) => word(v, option, args::WHEN_ARGS, utf8)?,
+    };
+    Ok(w == When::Always || (w == When::Auto && tty))
+}
+
+impl Switches {
+    /// Applies one option; `tty` is whether stdout is a terminal.
+    pub fn apply(
+        &mut self,
+        id: OptId,
+        value: Option<&OsString>,
+        tty: bool,
+        utf8: bool,
+    ) -> Result<(), Stop> {
+        let v = value.map(|v| v.as_bytes());
+        let arg = v.unwrap_or_default();
+        match id {
+            OptId::All => self.hidden = Hidden::All,
+            OptId::AlmostAll => self.hidden = Hidden::AlmostAll,
+            OptId::Escape => self.quoting = Some(QuotingStyle::Escape),
+            OptId::Literal => self.quoting = Some(QuotingStyle::Literal),
+            OptId::QuoteName => self.quoting = Some(QuotingStyle::C),
+            OptId::QuotingStyle => {
+                self.quoting = Some(word(arg, "--quoting-style", args::QUOTING_ARGS, utf8)?)
+            }
+            OptId::Ctime => self.set_time(TimeField::Change),
+            OptId::Atime => self.set_time(TimeField::Access),
+            OptId::Time => self.set_time(word(arg, "--time", args::TIME_ARGS, utf8)?),
+            OptId::Directory => self.directory = true,
+            OptId::Dired => self.dired = true,
+            OptId::Unsorted => self.unsorted(),
+            OptId::FileType => self.indicator = IndicatorStyle::FileType,
+            OptId::Slash => self.indicator = IndicatorStyle::Slash,
+            OptId::IndicatorStyle => {
+                self.indicator = word(arg, "--indicator-style", args::INDICATOR_ARGS, utf8)?
+            }
+            OptId::Classify => {
+                if when(v, "--classify", tty, utf8)? {
+                    self.indicator = IndicatorStyle::Classify;
+                }
+            }
+            OptId::Color => self.color = when(v, "--color", tty, utf8)?,
+            OptId::Hyperlink => self.hyperlink = when(v, "--hyperlink", tty, utf8)?,
+            OptId::Long => self.format = Some(Format::Long),
+            OptId::LongNoOwner => {
+                self.format = Some(Format::Long);
+                self.owner = false;
+            }
+            OptId::LongNoGroup => {
+                self.format = Some(Format::Long);
+                self.group = false;
+            }
+            OptId::NumericUidGid => {
+                self.format = Some(Format::Long);
+                self.numeric_ids = true;
+            }
+            OptId::NoGroup => self.group = false,
+            OptId::Commas => self.format = Some(Format::Commas),
+            OptId::Across => self.format = Some(Format::Horizontal),
+            OptId::Columns => self.format = Some(Format::Vertical),
+            OptId::OnePerLine => {
+                if self.format != Some(Format::Long) {
+                    self.format = Some(Format::OneLine);
+                }
+            }
+            OptId::Format => self.format = Some(word(arg, "--format", args::FORMAT_ARGS, utf8)?),
+            OptId::FullTime => {
+                self.format = Some(Format::Long);
+                self.time_style = Some(OsString::from("full-iso"));
+            }
+            OptId::TimeStyle => self.time_style = value.cloned(),
+            OptId::HumanReadable => self.size_spec = Some("human-readable".into()),
+            OptId::Si => self.size_spec = Some("si".into()),
+            OptId::BlockSize => self.block_size(arg)?,
+            OptId::Kibibytes => self.kibibytes = true,
+            OptId::Inode => self.inode = true,
+            OptId::Size => self.size_blocks = true,
+            OptId::HideControlChars => self.hide_control_chars = Some(true),
+            OptId::ShowControlChars => self.hide_control_chars = Some(false),
+            OptId::Reverse => self.reverse = true,
+            OptId::Recursive => self.recursive = true,
+            OptId::SortTime => self.sort = Some(SortKey::Time),
+            OptId::SortSize => self.sort = Some(SortKey::Size),
+            OptId::SortNone => self.sort = Some(SortKey::None),
+            OptId::SortVersion => self.sort = Some(SortKey::Version),
+            OptId::SortExtension => self.sort = Some(SortKey::Extension),
+            OptId::Sort => self.sort = Some(word(arg, "--sort", args::SORT_ARGS, utf8)?),
+            OptId::GroupDirectoriesFirst => self.group_directories_first = true,
+            OptId::Width => self.width = Some(width(arg, utf8)?),
+            OptId::Tabsize => {
+                self.tabsize =
+                    Some(args::decode_tabsize(arg, utf8).map_err(|m| fatal(m, 2, false))?)
+            }
+            OptId::IgnoreBackups => self.ignore_backups = true,
+            OptId::Ignore => self.ignore.push(arg.to_vec()),
+            OptId::Hide => self.hide.push(arg.to_vec()),
+            OptId::DerefCommandLine => self.dereference = Some(Dereference::CommandLine),
+            OptId::DerefCommandLineSymlinkToDir => {
+                self.dereference = Some(Dereference::CommandLineDirs)
+            }
+            OptId::Dereference => self.dereference = Some(Dereference::Always),
+            OptId::Zero => self.zero(),
+            OptId::Context => self.context = true,
+            OptId::Author => self.author = true,
+            OptId::Help => return Err(Stop::Help),
+            OptId::Version => return Err(Stop::Version),
+        }
+        Ok(())
+    }
+
+    fn set_time(&mut self, t: TimeField) {
+        self.time = t;
+        self.explicit_time = true;
+    }
+
+    /// `-f`: all entries, unsorted, and cancels -l, -s, colours, links.
+    fn unsorted(&mut self) {
+        self.hidden = Hidden::All;
+        self.sort = Some(SortKey::None);
+        if self.format == Some(Format::Long) {
+            self.format = None;
+        }
+        self.size_blocks = false;
+        self.color = false;
+        self.hyperlink = false;
+    }
+
+    /// `--zero`: NUL terminators, one per line unless long, no colours,
+    /// names shown literally.
+    fn zero(&mut self) {
+        self.zero = true;
+        self.hide_control_chars = Some(false);
+        if self.format != Some(Format::Long) {
+            self.format = Some(Format::OneLine);
+        }
+        self.color = false;
+        self.quoting = Some(QuotingStyle::Literal);
+    }
+
+    fn block_size(&mut self, arg: &[u8]) -> Result<(), Stop> {
+        let spec = String::from_utf8_lossy(arg).into_owned();
+        match SizeFormat::parse(&spec) {
+            Ok(_) => {
+                self.size_spec = Some(spec);
+                Ok(())
+            }
+            Err(e) => Err(fatal(e.to_string().into_bytes(), 2, false)),
+        }
+    }
+}
+
+fn width(arg: &[u8], utf8: bool) -> Result<usize, Stop> {
+    args::decode_line_length(arg).ok_or_else(|| {
+        let mut m = b"invalid line width: ".to_vec();
+        m.extend_from_slice(&quote_locale(arg, utf8));
+        fatal(m, 2, false)
+    })
+}
