@@ -1,0 +1,73 @@
+//! When statx answers ENOSYS (old kernel, seccomp profile), ls falls back
+//! to fstatat once and prints exactly the same output. A small C wrapper
+//! installs a seccomp filter before exec'ing our binary.
+
+mod util;
+
+use std::path::PathBuf;
+use std::process::Command;
+use util::{ours, run, TempDir};
+
+/// Builds the seccomp wrapper with the system C compiler, if there is one.
+fn wrapper() -> Option<PathBuf> {
+    static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_wrapper).clone()
+}
+
+fn build_wrapper() -> Option<PathBuf> {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/no_statx.c");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_statx");
+    let ok = Command::new("cc").arg("-O2").arg("-o").arg(&out).arg(&src).status().is_ok_and(|s| s.success());
+    ok.then_some(out)
+}
+
+fn run_without_statx(wrapper: &PathBuf, cwd: &std::path::Path, args: &[&str]) -> util::Run {
+    let mut all: Vec<String> = vec![ours().to_string_lossy().into_owned()];
+    all.extend(args.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+    run(wrapper, cwd, &refs, &[])
+}
+
+#[test]
+fn fstatat_fallback_gives_identical_output() {
+    let Some(wrapper) = wrapper() else {
+        eprintln!("skipping: no C compiler to build the seccomp wrapper");
+        return;
+    };
+    let t = TempDir::new("enosys");
+    t.file("d/file", 10, 1_600_000_000).file("d/exe", 3, 1_600_000_100).chmod("d/exe", 0o755).dir("d/sub").symlink("file", "d/link");
+    t.file("d/sub/inner", 5, 1_600_000_200).mtime("d/sub", 1_600_000_300).mtime("d", 1_600_000_400);
+    for args in [&["-l", "d"][..], &["-R", "d"], &["--color=always", "d"], &["-i", "d"], &["-lR", "--color=always", "d"], &["-lL", "d"]] {
+        let normal = run(&ours(), t.path(), args, &[]);
+        let fallback = run_without_statx(&wrapper, t.path(), args);
+        util::assert_same(&format!("ls {args:?} without statx"), &normal, &fallback);
+        assert_eq!(normal.status, Some(0), "{args:?}: {}", String::from_utf8_lossy(&normal.stderr));
+    }
+}
+
+#[test]
+fn fallback_is_remembered_after_the_first_enosys() {
+    let Some(wrapper) = wrapper() else { return };
+    if Command::new("strace").arg("-V").output().is_err() {
+        eprintln!("skipping: strace is not installed");
+        return;
+    }
+    let t = TempDir::new("enosys-once");
+    for i in 0..50 {
+        t.file(format!("d/f{i}"), 1, 1_600_000_000);
+    }
+    let log = t.path().join("trace");
+    Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=statx", "-o"])
+        .arg(&log)
+        .arg(&wrapper)
+        .arg(ours())
+        .args(["-l", "d"])
+        .current_dir(t.path())
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let statx_calls = text.lines().filter(|l| l.contains("statx(")).count();
+    assert_eq!(statx_calls, 1, "statx must be tried once, then never again:\n{text}");
+}
