@@ -13,7 +13,7 @@ mod tests;
 
 pub use messages::{quote_diagnostic, quote_locale};
 
-use crate::config::IndicatorStyle;
+use crate::config::{Format, IndicatorStyle};
 
 /// `--quoting-style` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +40,21 @@ impl QuotingStyle {
             QuotingStyle::Shell | QuotingStyle::ShellEscape | QuotingStyle::CMaybe
         )
     }
+}
+
+/// Whether GNU ls indents the unquoted names of a listing by one space
+/// when at least one name of that listing (one directory, or the file
+/// operands) starts with a quote: styles shell, shell-escape and c-maybe,
+/// in the long format always, in `-C`/`-x` only with a line width
+/// (`-w 0` turns it off), never with `-1` or `-m`. The space goes before
+/// any colour escape, and counts in the column width.
+pub fn listing_aligns_quotes(style: QuotingStyle, format: Format, line_width: usize) -> bool {
+    style.aligns_quotes()
+        && match format {
+            Format::Long => true,
+            Format::Vertical | Format::Horizontal => line_width != 0,
+            Format::OneLine | Format::Commas => false,
+        }
 }
 
 /// How names are quoted: built once from the configuration.

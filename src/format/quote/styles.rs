@@ -55,7 +55,8 @@ pub(super) fn quote_into(q: &Quoter, name: &[u8], out: &mut Vec<u8>) -> bool {
         QuotingStyle::Shell | QuotingStyle::ShellEscape => {
             let esc = q.style == QuotingStyle::ShellEscape;
             if shell_needs_quotes(name, esc, q.utf8, q.extra) {
-                shell_always(name, esc, q.utf8, out);
+                // Once quotes are forced, GNU forgets the extra characters.
+                shell_always(name, esc, q.utf8, 0, out);
                 true
             } else {
                 out.extend_from_slice(name);
@@ -63,11 +64,11 @@ pub(super) fn quote_into(q: &Quoter, name: &[u8], out: &mut Vec<u8>) -> bool {
             }
         }
         QuotingStyle::ShellAlways => {
-            shell_always(name, false, q.utf8, out);
+            shell_always(name, false, q.utf8, q.extra, out);
             true
         }
         QuotingStyle::ShellEscapeAlways => {
-            shell_always(name, true, q.utf8, out);
+            shell_always(name, true, q.utf8, q.extra, out);
             true
         }
         QuotingStyle::CMaybe => {
@@ -131,7 +132,11 @@ fn c_needs_quotes(name: &[u8], utf8: bool, extra: u128) -> bool {
 
 /// shell-always and shell-escape-always: `'...'`, a `'` inside written
 /// `'\''`, and (escape) unprintable characters in `$'...'` segments.
-fn shell_always(name: &[u8], esc: bool, utf8: bool, out: &mut Vec<u8>) {
+///
+/// A name with `'` whose characters all mean the same to C and the shell
+/// is written in C style instead (`"it's"`), where the extra characters
+/// get a backslash.
+fn shell_always(name: &[u8], esc: bool, utf8: bool, extra: u128, out: &mut Vec<u8>) {
     let mark = out.len();
     let pending = shell_scan(name, esc, utf8, false, out);
     if !name.contains(&b'\'') {
@@ -139,9 +144,7 @@ fn shell_always(name: &[u8], esc: bool, utf8: bool, out: &mut Vec<u8>) {
     }
     if all_c_compatible(name, utf8) {
         out.truncate(mark);
-        out.push(b'"');
-        out.extend_from_slice(name);
-        out.push(b'"');
+        backslashed(name, b"\"", b"\"", extra, utf8, out);
     } else if pending {
         // GNU scans the name a second time without resetting whether a
         // `$'...'` segment is open; a name ending inside one thus gets an
@@ -152,10 +155,12 @@ fn shell_always(name: &[u8], esc: bool, utf8: bool, out: &mut Vec<u8>) {
 }
 
 /// Whether C quoting writes `name` as the shell would read it in double
-/// quotes: only letters, digits, `%+,-./:@]_`, space, `'` and (UTF-8)
-/// printable non-ASCII characters.
+/// quotes: only letters, digits, `%+,-./:@]_`, space, `'`, a leading `#`
+/// or `~`, and (UTF-8) printable non-ASCII characters.
 fn all_c_compatible(name: &[u8], utf8: bool) -> bool {
-    units(name, utf8).all(|(unit, kind)| match unit {
+    let leading = matches!(name.first(), Some(b'#' | b'~'));
+    let rest = name.get(usize::from(leading)..).unwrap_or_default();
+    units(rest, utf8).all(|(unit, kind)| match unit {
         [b] if *b < 0x80 => SHELL_C_COMPAT & bit(*b) != 0,
         _ => kind.printable(),
     })

@@ -233,3 +233,38 @@ fn diagnostics() {
         "‘back\\\\slash’".as_bytes()
     );
 }
+
+#[test]
+fn headings_quote_colons_but_not_indicators() {
+    // `ls -F --quoting-style=X a:b a=b` prints the headings `X:` below.
+    let h = |s, name: &[u8]| {
+        Quoter::for_names(s, false, false, IndicatorStyle::Classify)
+            .for_heading()
+            .quote_to_vec(name)
+    };
+    assert_eq!(h(Literal, b"a:b"), b"a:b");
+    assert_eq!(h(Shell, b"a:b"), b"'a:b'");
+    assert_eq!(h(ShellEscape, b"a:b"), b"'a:b'");
+    assert_eq!(h(C, b"a:b"), b"\"a\\:b\"");
+    assert_eq!(h(CMaybe, b"a:b"), b"\"a:b\"");
+    assert_eq!(h(Escape, b"a:b"), b"a\\:b");
+    assert_eq!(h(Locale, b"a:b"), b"'a\\:b'");
+    assert_eq!(h(C, b"a=b"), b"\"a=b\"");
+    assert_eq!(h(Shell, b"plain"), b"plain");
+    // -q applies to headings too.
+    let hq = Quoter::new(Shell, true, false).for_heading();
+    assert_eq!(hq.quote_to_vec(b"n\nl"), b"'n?l'");
+}
+
+#[test]
+fn which_listings_align() {
+    use crate::config::Format::*;
+    assert!(listing_aligns_quotes(Shell, Vertical, 80));
+    assert!(listing_aligns_quotes(ShellEscape, Horizontal, 80));
+    assert!(listing_aligns_quotes(CMaybe, Long, 0));
+    assert!(!listing_aligns_quotes(Shell, Vertical, 0));
+    assert!(!listing_aligns_quotes(Shell, OneLine, 80));
+    assert!(!listing_aligns_quotes(Shell, Commas, 80));
+    assert!(!listing_aligns_quotes(ShellAlways, Long, 80));
+    assert!(!listing_aligns_quotes(Escape, Vertical, 80));
+}
