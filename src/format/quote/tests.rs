@@ -128,6 +128,19 @@ fn single_quotes_inside() {
     assert_eq!(c(Shell, b"it's$"), b"'it'\\''s$'");
     assert_eq!(c(Shell, b"both'\""), b"'both'\\''\"'");
     assert_eq!(c(Shell, b"a'\nb"), b"'a'\\''\nb'");
+    // A leading `#` or `~` still allows the double-quoted form, a later
+    // one does not; printable UTF-8 allows it too.
+    assert_eq!(c(Shell, b"~'ab"), b"\"~'ab\"");
+    assert_eq!(c(Shell, b"#'a"), b"\"#'a\"");
+    assert_eq!(c(Shell, b"a~'b"), b"'a~'\\''b'");
+    assert_eq!(c(Shell, b"{'"), b"'{'\\'''");
+    assert_eq!(u(Shell, "it's é".as_bytes()), "\"it's é\"".as_bytes());
+    assert_eq!(c(Shell, "it's é".as_bytes()), "'it'\\''s é'".as_bytes());
+    // With -F, the double-quoted form escapes the indicator characters
+    // (shell-always), unless they forced the quotes (shell).
+    let f = |s| Quoter::for_names(s, false, false, IndicatorStyle::Classify);
+    assert_eq!(f(ShellAlways).quote_to_vec(b"a@'b"), b"\"a\\@'b\"");
+    assert_eq!(f(Shell).quote_to_vec(b"a@'b"), b"\"a@'b\"");
 }
 
 #[test]
