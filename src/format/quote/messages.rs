@@ -1,0 +1,19 @@
+//! How names and arguments appear inside diagnostics.
+#![forbid(unsafe_code)]
+
+use super::{Quoter, QuotingStyle};
+
+/// A file name as GNU ls quotes it inside diagnostics (`cannot access
+/// 'x'`, `cannot open directory 'x'`): always the shell-escape-always
+/// style, whatever `--quoting-style` says, never `?` for control
+/// characters; printable UTF-8 stays as is only in UTF-8 locales.
+pub fn quote_diagnostic(name: &[u8], utf8: bool) -> Vec<u8> {
+    Quoter::new(QuotingStyle::ShellEscapeAlways, false, utf8).quote_to_vec(name)
+}
+
+/// An argument as GNU ls quotes it in messages about invalid arguments
+/// (`invalid line width: 'abc'`): the locale style, `‘abc’` in UTF-8
+/// locales and `'abc'` otherwise, with C escapes.
+pub fn quote_locale(s: &[u8], utf8: bool) -> Vec<u8> {
+    Quoter::new(QuotingStyle::Locale, false, utf8).quote_to_vec(s)
+}
