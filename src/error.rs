@@ -6,7 +6,6 @@
 #![forbid(unsafe_code)]
 
 use std::io::Write;
-use std::sync::OnceLock;
 
 use crate::format::quote::quote_diagnostic;
 use crate::output::Output;
@@ -14,17 +13,6 @@ use crate::output::Output;
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_MINOR: i32 = 1;
 pub const EXIT_SERIOUS: i32 = 2;
-
-static PROGRAM_NAME: OnceLock<Vec<u8>> = OnceLock::new();
-
-/// Records argv[0] as given: GNU prefixes diagnostics with it.
-pub fn set_program_name(argv0: &[u8]) {
-    let _ = PROGRAM_NAME.set(argv0.to_vec());
-}
-
-pub fn program_name() -> &'static [u8] {
-    PROGRAM_NAME.get().map(|v| v.as_slice()).unwrap_or(b"ls")
-}
 
 /// The C library's text for an error, without Rust's ` (os error N)`.
 pub fn strerror(err: &std::io::Error) -> String {
@@ -39,7 +27,7 @@ pub fn strerror(err: &std::io::Error) -> String {
 pub fn print_diagnostic(out: &mut Output, message: &[u8]) {
     out.flush();
     let mut line = Vec::with_capacity(message.len() + 8);
-    line.extend_from_slice(program_name());
+    line.extend_from_slice(crate::cli::program_name());
     line.extend_from_slice(b": ");
     line.extend_from_slice(message);
     line.push(b'\n');
@@ -50,9 +38,15 @@ pub fn print_diagnostic(out: &mut Output, message: &[u8]) {
 #[derive(Debug, Default)]
 pub struct Status {
     code: i32,
+    /// The locale is UTF-8 (names in messages keep printable UTF-8).
+    pub utf8: bool,
 }
 
 impl Status {
+    pub fn new(utf8: bool) -> Status {
+        Status { code: 0, utf8 }
+    }
+
     pub fn code(&self) -> i32 {
         self.code
     }
@@ -67,7 +61,7 @@ impl Status {
         let mut msg = Vec::new();
         msg.extend_from_slice(what.as_bytes());
         msg.push(b' ');
-        msg.extend_from_slice(&quote_diagnostic(name));
+        msg.extend_from_slice(&quote_diagnostic(name, self.utf8));
         msg.extend_from_slice(b": ");
         msg.extend_from_slice(strerror(err).as_bytes());
         print_diagnostic(out, &msg);

@@ -14,7 +14,7 @@ use crate::config::{Config, Dereference, Hidden};
 use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
-use crate::format::quote::quote_diagnostic;
+use crate::format::quote::{QuotingStyle, Quoter};
 use crate::fs::dir::{open_dir, read_dir};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
 use crate::fs::FileType;
@@ -60,7 +60,7 @@ impl<'a> Walker<'a> {
             plan: Plan::new(config),
             printer: Printer::new(config),
             out: Output::new(),
-            status: Status::default(),
+            status: Status::new(config.utf8),
             collate_bytes,
             print_headings: false,
             first_listing: true,
@@ -212,7 +212,9 @@ impl<'a> Walker<'a> {
                 Ok(m) => {
                     let id = (m.dev, m.ino.unwrap_or(0));
                     if self.active.contains(&id) {
-                        let mut msg = quote_diagnostic(&pending.path);
+                        // Quoted only when needed, unlike other file messages.
+                        let mut msg = Vec::new();
+                        Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8).quote(&pending.path, &mut msg);
                         msg.extend_from_slice(b": not listing already-listed directory");
                         print_diagnostic(&mut self.out, &msg);
                         self.status.raise(crate::error::EXIT_SERIOUS);
