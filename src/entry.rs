@@ -34,11 +34,13 @@ pub struct Entry {
     pub operand: bool,
     /// ACL / security context marker for the long format.
     pub access: AccessMarker,
+    /// Security context for `-Z` (None: unknown, printed as `?`).
+    pub context: Option<Vec<u8>>,
 }
 
 impl Entry {
     pub fn new(name: CString, file_type: FileType) -> Entry {
-        Entry { name, file_type, meta: None, stat_failed: false, link: None, operand: false, access: AccessMarker::None }
+        Entry { name, file_type, meta: None, stat_failed: false, link: None, operand: false, access: AccessMarker::None, context: None }
     }
 
     pub fn name_bytes(&self) -> &[u8] {

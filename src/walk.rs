@@ -89,6 +89,7 @@ impl<'a> Walker<'a> {
         self.sort(&mut files);
         self.sort(&mut dirs);
         if !files.is_empty() {
+            self.printer.names.dir.clear();
             self.printer.print(&mut self.out, &files);
             self.first_listing = false;
         }
@@ -256,6 +257,7 @@ impl<'a> Walker<'a> {
         if self.plan.print_total {
             self.printer.print_total(&mut self.out, &entries);
         }
+        self.printer.names.dir.clone_from(&pending.path);
         self.printer.print(&mut self.out, &entries);
         if self.config.recursive {
             let base = &pending.path;

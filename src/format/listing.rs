@@ -7,7 +7,7 @@ use crate::entry::Entry;
 use crate::format::columns::{self, Cell};
 use crate::format::long::LongPrinter;
 use crate::format::name::NameRenderer;
-use crate::format::quote::QuotingStyle;
+use crate::format::quote::listing_aligns_quotes;
 use crate::output::Output;
 
 /// Formats batches of entries; holds what is computed once per run.
@@ -38,13 +38,10 @@ impl<'a> Printer<'a> {
     }
 
     /// GNU shifts unquoted names right by one column when another name of
-    /// the same listing starts with a quote, in shell quoting styles.
+    /// the same listing starts with a quote (shell styles, `-l`/`-C`/`-x`).
     fn needs_quote_alignment(&mut self, entries: &[Entry]) -> bool {
-        let shellish = matches!(
-            self.config.quoting,
-            QuotingStyle::Shell | QuotingStyle::ShellEscape
-        );
-        if !shellish || self.config.format == Format::Commas {
+        let c = self.config;
+        if !listing_aligns_quotes(c.quoting, c.format, c.width) {
             return false;
         }
         let mut scratch = std::mem::take(&mut self.scratch);
@@ -75,10 +72,12 @@ impl<'a> Printer<'a> {
         let buf = out.buffer();
         let eol = self.eol();
         let width = self.config.width;
+        // Without a width limit everything is on one line: GNU pads with spaces.
+        let tabsize = if width == 0 { 0 } else { self.config.tabsize };
         match self.config.format {
             Format::OneLine | Format::Long => columns::one_per_line(buf, &cells, eol),
-            Format::Vertical => columns::vertical(buf, &cells, width, self.config.tabsize, eol),
-            Format::Horizontal => columns::horizontal(buf, &cells, width, self.config.tabsize, eol),
+            Format::Vertical => columns::vertical(buf, &cells, width, tabsize, eol),
+            Format::Horizontal => columns::horizontal(buf, &cells, width, tabsize, eol),
             Format::Commas => columns::commas(buf, &cells, width, eol),
         }
         out.write(&[]);
@@ -98,6 +97,13 @@ impl<'a> Printer<'a> {
             Vec::new()
         };
         let widest = |v: &[String]| if commas { 0 } else { v.iter().map(|s| s.len()).max().unwrap_or(0) };
+        let contexts: Vec<Vec<u8>> = if self.config.context {
+            entries.iter().map(|e| e.context.clone().unwrap_or_else(|| b"?".to_vec())).collect()
+        } else {
+            Vec::new()
+        };
+        let context_width =
+            if commas { 0 } else { contexts.iter().map(|c| crate::format::width::text_width(c)).max().unwrap_or(0) };
         let (inode_width, block_width) = (widest(&inodes), widest(&blocks));
         entries
             .iter()
@@ -112,6 +118,12 @@ impl<'a> Printer<'a> {
                 }
                 if let Some(b) = blocks.get(i) {
                     pad_left(&mut cell.bytes, b.as_bytes(), block_width);
+                    cell.bytes.push(b' ');
+                }
+                if let Some(c) = contexts.get(i) {
+                    cell.bytes.extend_from_slice(c);
+                    let w = crate::format::width::text_width(c);
+                    cell.bytes.resize(cell.bytes.len() + context_width.saturating_sub(w), b' ');
                     cell.bytes.push(b' ');
                 }
                 cell.width = cell.bytes.len() - prefix;
@@ -148,7 +160,7 @@ impl Printer<'_> {
             buf.extend_from_slice(b"  ");
         }
         let start = buf.len();
-        self.names.quoter.quote(path, buf);
+        self.names.quoter.for_heading().quote(path, buf);
         let end = buf.len();
         if dired {
             self.long.dired.record_subdir(base + start, base + end);

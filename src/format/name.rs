@@ -62,7 +62,7 @@ pub struct NameRenderer<'a> {
 impl<'a> NameRenderer<'a> {
     pub fn new(config: &'a Config) -> NameRenderer<'a> {
         NameRenderer {
-            quoter: Quoter::new(config.quoting, config.hide_control_chars, config.utf8),
+            quoter: Quoter::for_names(config.quoting, config.hide_control_chars, config.utf8, config.indicator),
             colors: config.color.as_ref(),
             painter: config.color.as_ref().map(Painter::new),
             line_length: config.width,
@@ -131,15 +131,18 @@ impl<'a> NameRenderer<'a> {
         }
     }
 
+    /// The entry's path relative to the working directory.
+    fn entry_path(&self, entry: &Entry) -> Vec<u8> {
+        if self.dir.is_empty() {
+            entry.name_bytes().to_vec()
+        } else {
+            crate::walk::child_path(&self.dir, entry.name_bytes())
+        }
+    }
+
     /// Appends the entry's name (coloured, quoted) and its indicator.
     pub fn render(&self, entry: &Entry, start_col: usize, out: &mut Vec<u8>) -> Rendered {
-        let path = self.hyperlink.as_ref().map(|_| {
-            if self.dir.is_empty() {
-                entry.name_bytes().to_vec()
-            } else {
-                crate::walk::child_path(&self.dir, entry.name_bytes())
-            }
-        });
+        let path = self.hyperlink.as_ref().map(|_| self.entry_path(entry));
         let style = self.colors.and_then(|c| c.style(&Self::subject(entry)));
         let mut r = self.write_name(style, entry.name_bytes(), path.as_deref(), start_col, self.align_quotes, out);
         // In the long format a symlink whose target was read shows the
@@ -157,7 +160,9 @@ impl<'a> NameRenderer<'a> {
     /// Appends a symlink's target as `-l` shows it after ` -> `.
     pub fn render_link_target(&self, entry: &Entry, target: &[u8], start_col: usize, out: &mut Vec<u8>) {
         let style = self.colors.and_then(|c| c.target_style(&Self::subject(entry), target));
-        self.write_name(style, target, None, start_col, false, out);
+        // GNU links the target text to the same (resolved) file as the link.
+        let path = self.hyperlink.as_ref().map(|_| self.entry_path(entry));
+        self.write_name(style, target, path.as_deref(), start_col, false, out);
         let meta = entry.link.as_ref().and_then(|l| l.meta.as_ref());
         if let Some(m) = meta {
             if let Some(t) = m.file_type {

@@ -3,27 +3,39 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
-/// `path` made absolute with every symlink resolved; when that fails (a
-/// dangling link), the path made absolute lexically.
+/// `path` made absolute with every symlink resolved, as far as the
+/// components exist (a dangling link resolves to its target's name).
 pub fn canonicalize(path: &[u8]) -> Vec<u8> {
-    if let Ok(p) = std::fs::canonicalize(OsStr::from_bytes(path)) {
-        return p.into_os_string().into_vec();
-    }
+    let mut todo: Vec<Vec<u8>> = Vec::new();
+    push_components(&mut todo, path);
     let mut abs = if path.first() == Some(&b'/') {
         Vec::new()
     } else {
         std::env::current_dir().map(|d| d.into_os_string().into_vec()).unwrap_or_default()
     };
-    for part in path.split(|&b| b == b'/') {
-        match part {
-            b"" | b"." => {}
+    let mut links_followed = 0;
+    while let Some(part) = todo.pop() {
+        match part.as_slice() {
+            b"" | b"." => continue,
             b".." => {
                 let cut = abs.iter().rposition(|&b| b == b'/').unwrap_or(0);
                 abs.truncate(cut);
+                continue;
             }
-            _ => {
-                abs.push(b'/');
-                abs.extend_from_slice(part);
+            _ => {}
+        }
+        let before = abs.len();
+        abs.push(b'/');
+        abs.extend_from_slice(&part);
+        if links_followed < 40 {
+            if let Ok(target) = std::fs::read_link(OsStr::from_bytes(&abs)) {
+                links_followed += 1;
+                abs.truncate(before);
+                let target = target.into_os_string().into_vec();
+                if target.first() == Some(&b'/') {
+                    abs.clear();
+                }
+                push_components(&mut todo, &target);
             }
         }
     }
@@ -31,6 +43,13 @@ pub fn canonicalize(path: &[u8]) -> Vec<u8> {
         abs.push(b'/');
     }
     abs
+}
+
+/// Pushes the components of `path` so that the first is popped first.
+fn push_components(todo: &mut Vec<Vec<u8>>, path: &[u8]) {
+    for part in path.split(|&b| b == b'/').rev() {
+        todo.push(part.to_vec());
+    }
 }
 
 /// The host name for `file://HOST/...` URLs.
