@@ -100,9 +100,7 @@ pub struct LongPrinter<'a> {
 impl<'a> LongPrinter<'a> {
     pub fn new(config: &'a Config) -> LongPrinter<'a> {
         let times = TimeFormatter::new(&config.long.time_style);
-        let mut sample = Vec::new();
-        times.format_sample(&mut sample);
-        let time_width = crate::format::width::text_width(&sample);
+        let time_width = times.unknown_width();
         LongPrinter { config, names: Names::default(), times, time_width, dired: Dired::default() }
     }
 

@@ -1,0 +1,572 @@
+//! A GNU `nstrftime` work-alike for the C locale: a format is parsed once
+//! into pieces, then rendered per timestamp without allocating.
+//!
+//! Flags `-` (no padding), `_` (spaces), `0` (zeros), `+` (zeros, and a
+//! sign on years wider than usual), `^` (upper case), `#` (swap case);
+//! a decimal field width; `E`/`O` modifiers where glibc accepts them; `%:z`
+//! `%::z` `%:::z`. Anything else is copied literally, as gnulib does.
+#![forbid(unsafe_code)]
+
+use super::civil::BrokenDown;
+use super::zone::Zone;
+
+const DAYS: [&str; 7] = [
+    "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+];
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+/// Widths past this make `ls` fall back to printing seconds anyway.
+const MAX_WIDTH: usize = 4096;
+/// Conversions that reject the `E` and the `O` modifier.
+const E_BAD: &[u8] = b"aAbBdDeFgGhHIjklmMNSUVwW";
+const O_BAD: &[u8] = b"aAcDFqxXY";
+/// Conversions rendered at format time (for the `parse` step to accept).
+const KNOWN: &[u8] = b"aAbBcCdDeFgGhHIjklmMNpPqrRsStTuUVwWxXyYzZ";
+
+/// One conversion specification.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Spec {
+    conv: u8,
+    pad: Option<u8>,
+    upper: bool,
+    swap: bool,
+    width: Option<usize>,
+    colons: u8,
+    /// The `E` or `O` modifier, or 0.
+    modifier: u8,
+}
+
+impl Spec {
+    fn plain(conv: u8) -> Spec {
+        Spec {
+            conv,
+            pad: None,
+            upper: false,
+            swap: false,
+            width: None,
+            colons: 0,
+            modifier: 0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Piece {
+    Lit(Vec<u8>),
+    Conv(Spec),
+}
+
+/// A parsed strftime format.
+#[derive(Clone, Debug, Default)]
+pub struct Format {
+    pieces: Vec<Piece>,
+}
+
+/// The fill byte for padding text: `None` for the `-` flag.
+fn text_fill(pad: Option<u8>) -> Option<u8> {
+    match pad {
+        Some(b'-') => None,
+        Some(b'0') | Some(b'+') => Some(b'0'),
+        _ => Some(b' '),
+    }
+}
+
+/// Left-pads `out[start..]` to `width` with `fill`.
+fn pad_from(out: &mut Vec<u8>, start: usize, width: Option<usize>, fill: Option<u8>) {
+    let (Some(w), Some(fill)) = (width, fill) else {
+        return;
+    };
+    let len = out.len().saturating_sub(start);
+    if len < w {
+        let n = w - len;
+        out.splice(start..start, std::iter::repeat(fill).take(n));
+    }
+}
+
+struct Parser<'a> {
+    fmt: &'a [u8],
+    pieces: Vec<Piece>,
+    lit: Vec<u8>,
+}
+
+impl Parser<'_> {
+    /// Text gnulib copies unchanged for a bad conversion, padded.
+    fn bad(&mut self, text: &[u8], spec: &Spec) {
+        let start = self.lit.len();
+        self.lit.extend_from_slice(text);
+        if spec.upper {
+            self.lit[start..].make_ascii_uppercase();
+        }
+        pad_from(&mut self.lit, start, spec.width, text_fill(spec.pad));
+    }
+
+    fn conv(&mut self, spec: Spec) {
+        match spec.conv {
+            b'n' | b't' => {
+                let c = if spec.conv == b'n' { b'\n' } else { b'\t' };
+                let start = self.lit.len();
+                self.lit.push(c);
+                pad_from(&mut self.lit, start, spec.width, text_fill(spec.pad));
+            }
+            _ => {
+                if !self.lit.is_empty() {
+                    self.pieces.push(Piece::Lit(std::mem::take(&mut self.lit)));
+                }
+                self.pieces.push(Piece::Conv(spec));
+            }
+        }
+    }
+
+    /// Parses the conversion starting at the `%` at `start`; returns where
+    /// to continue.
+    fn percent(&mut self, start: usize) -> usize {
+        let fmt = self.fmt;
+        let mut spec = Spec::plain(0);
+        let mut j = start + 1;
+        while let Some(&c) = fmt.get(j) {
+            match c {
+                b'_' | b'-' | b'0' | b'+' => spec.pad = Some(c),
+                b'^' => spec.upper = true,
+                b'#' => spec.swap = true,
+                _ => break,
+            }
+            j += 1;
+        }
+        while let Some(d) = fmt.get(j).filter(|c| c.is_ascii_digit()) {
+            let w = spec
+                .width
+                .unwrap_or(0)
+                .saturating_mul(10)
+                .saturating_add(usize::from(d - b'0'));
+            spec.width = Some(w.min(MAX_WIDTH));
+            j += 1;
+        }
+        let modifier = fmt.get(j).copied().filter(|c| *c == b'E' || *c == b'O');
+        if modifier.is_some() {
+            j += 1;
+        }
+        let Some(&c) = fmt.get(j) else {
+            self.bad(&fmt[start..], &spec);
+            return fmt.len();
+        };
+        match c {
+            b'%' if j == start + 1 => {
+                self.lit.push(b'%');
+                j + 1
+            }
+            b'%' => {
+                self.bad(&fmt[start..j], &spec);
+                j
+            }
+            b':' => self.colons(start, j, spec, modifier),
+            _ if KNOWN.contains(&c) || c == b'n' || c == b't' => {
+                let rejected = match modifier {
+                    Some(b'E') => E_BAD.contains(&c),
+                    Some(_) => O_BAD.contains(&c),
+                    None => false,
+                };
+                if rejected {
+                    self.bad(&fmt[start..=j], &spec);
+                } else {
+                    spec.conv = c;
+                    spec.modifier = modifier.unwrap_or(0);
+                    self.conv(spec);
+                }
+                j + 1
+            }
+            _ => {
+                self.bad(&fmt[start..=j], &spec);
+                j + 1
+            }
+        }
+    }
+
+    /// `%:z`, `%::z`, `%:::z`; any other use of `:` is bad.
+    fn colons(&mut self, start: usize, j: usize, mut spec: Spec, modifier: Option<u8>) -> usize {
+        let fmt = self.fmt;
+        let n = fmt[j..].iter().take_while(|c| **c == b':').count();
+        let z_follows = (1..=3).contains(&n) && fmt.get(j + n) == Some(&b'z');
+        if z_follows {
+            spec.modifier = modifier.unwrap_or(0);
+            spec.conv = b'z';
+            spec.colons = n as u8;
+            self.conv(spec);
+            return j + n + 1;
+        }
+        self.bad(&fmt[start..=j], &spec);
+        j + 1
+    }
+}
+
+impl Format {
+    /// Parses `fmt`; every byte string is a valid format.
+    pub fn parse(fmt: &[u8]) -> Format {
+        let mut p = Parser {
+            fmt,
+            pieces: Vec::new(),
+            lit: Vec::new(),
+        };
+        let mut i = 0;
+        while i < fmt.len() {
+            if fmt[i] == b'%' {
+                i = p.percent(i);
+            } else {
+                p.lit.push(fmt[i]);
+                i += 1;
+            }
+        }
+        if !p.lit.is_empty() {
+            p.pieces.push(Piece::Lit(p.lit));
+        }
+        Format { pieces: p.pieces }
+    }
+
+    /// Appends `t` rendered with this format.
+    pub fn render(&self, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+        for piece in &self.pieces {
+            match piece {
+                Piece::Lit(bytes) => out.extend_from_slice(bytes),
+                Piece::Conv(spec) => convert(spec, t, zone, out),
+            }
+        }
+    }
+}
+
+/// Writes `n` in decimal into `buf`, returning the digits.
+fn digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
+        }
+    }
+}
+
+/// A number with an optional sign, padded to `width` (default `natural`,
+/// sign included) with spaces (`_`) or zeros, or not at all (`-`).
+fn push_signed(
+    out: &mut Vec<u8>,
+    sign: Option<u8>,
+    abs: u64,
+    natural: usize,
+    pad: u8,
+    width: Option<usize>,
+) {
+    let mut buf = [0u8; 20];
+    let s = digits(abs, &mut buf);
+    let len = s.len() + usize::from(sign.is_some());
+    let w = if pad == b'-' {
+        0
+    } else {
+        width.unwrap_or(natural)
+    };
+    let fill = w.saturating_sub(len);
+    if pad == b'_' {
+        out.extend(std::iter::repeat(b' ').take(fill));
+        out.extend(sign);
+    } else {
+        out.extend(sign);
+        out.extend(std::iter::repeat(b'0').take(fill));
+    }
+    out.extend_from_slice(s);
+}
+
+/// A numeric conversion. Year-like ones (`yearish`) get a `+` under the
+/// `+` flag when wider than their usual `natural` digits.
+fn push_num(
+    out: &mut Vec<u8>,
+    value: i64,
+    natural: usize,
+    spec: &Spec,
+    default_pad: u8,
+    yearish: bool,
+) {
+    let pad = spec.pad.unwrap_or(default_pad);
+    let abs = value.unsigned_abs();
+    let limit = if natural == 2 { 99 } else { 9999 };
+    let sign = if value < 0 {
+        Some(b'-')
+    } else if pad == b'+' && yearish && (abs > limit || spec.width.is_some_and(|w| w > natural)) {
+        Some(b'+')
+    } else {
+        None
+    };
+    push_signed(out, sign, abs, natural, pad, spec.width)
+}
+
+/// `%C`: the century, negative (even "-0") for years before 0.
+fn push_century(out: &mut Vec<u8>, year: i64, spec: &Spec) {
+    let pad = spec.pad.unwrap_or(b'0');
+    let abs = year.unsigned_abs() / 100;
+    let sign = if year < 0 {
+        Some(b'-')
+    } else if pad == b'+' && (abs > 99 || spec.width.is_some_and(|w| w > 2)) {
+        Some(b'+')
+    } else {
+        None
+    };
+    push_signed(out, sign, abs, 2, pad, spec.width)
+}
+
+/// gnulib's two-digit year: |year| mod 100 before year 0.
+fn year2(year: i64) -> i64 {
+    (year.unsigned_abs() % 100) as i64
+}
+
+/// glibc's two-digit year (used by `%x`, `%Ey`, `%Oy`):
+/// `(tm_year % 100 + 100) % 100`.
+fn glibc_year2(year: i64) -> i64 {
+    i64::from(((year - 1900) as i32 % 100 + 100) % 100)
+}
+
+/// Text with the case changes the flags ask for, padded.
+fn push_text(out: &mut Vec<u8>, text: &[u8], spec: &Spec, upper: bool, lower: bool) {
+    let start = out.len();
+    out.extend_from_slice(text);
+    finish_text(out, start, spec, upper, lower);
+}
+
+fn finish_text(out: &mut Vec<u8>, start: usize, spec: &Spec, upper: bool, lower: bool) {
+    if lower {
+        out[start..].make_ascii_lowercase();
+    } else if upper {
+        out[start..].make_ascii_uppercase();
+    }
+    pad_from(out, start, spec.width, text_fill(spec.pad));
+}
+
+fn hour12(h: u8) -> i64 {
+    match h % 12 {
+        0 => 12,
+        x => i64::from(x),
+    }
+}
+
+/// A composite conversion (`%c`, `%D`, `%T`, …): rendered with default
+/// flags, then upper-cased under `^` and padded as a whole.
+fn composite(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+    let start = out.len();
+    let p = Spec::plain;
+    match spec.conv {
+        b'c' => {
+            for (i, c) in [b'a', b'b', b'e'].into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b' ');
+                }
+                convert(&p(c), t, zone, out);
+            }
+            out.push(b' ');
+            convert(&p(b'T'), t, zone, out);
+            // glibc prints tm_year + 1900 as an int.
+            let year = (t.year - 1900) as i32;
+            out.push(b' ');
+            out.extend_from_slice(year.wrapping_add(1900).to_string().as_bytes());
+        }
+        b'D' | b'x' => {
+            convert(&p(b'm'), t, zone, out);
+            out.push(b'/');
+            convert(&p(b'd'), t, zone, out);
+            out.push(b'/');
+            let y = if spec.conv == b'x' {
+                glibc_year2(t.year)
+            } else {
+                year2(t.year)
+            };
+            push_num(out, y, 2, &p(b'y'), b'0', true);
+        }
+        b'r' => {
+            for (i, c) in [b'I', b'M', b'S'].into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b':');
+                }
+                convert(&p(c), t, zone, out);
+            }
+            out.push(b' ');
+            convert(&p(b'p'), t, zone, out);
+        }
+        _ => {
+            let fields: &[u8] = if spec.conv == b'R' { b"HM" } else { b"HMS" };
+            for (i, c) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(b':');
+                }
+                convert(&p(*c), t, zone, out);
+            }
+        }
+    }
+    finish_text(out, start, spec, spec.upper, false);
+}
+
+/// `%F`: the width goes to the year (`%+4Y` by default, as gnulib).
+fn iso_date(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+    let year_spec = if spec.pad.is_none() && spec.width.is_none() {
+        Spec {
+            pad: Some(b'+'),
+            width: Some(4),
+            ..Spec::plain(b'Y')
+        }
+    } else {
+        Spec {
+            pad: spec.pad,
+            width: Some(spec.width.unwrap_or(0).saturating_sub(6)),
+            ..Spec::plain(b'Y')
+        }
+    };
+    push_num(out, t.year, 4, &year_spec, b'0', true);
+    out.push(b'-');
+    convert(&Spec::plain(b'm'), t, zone, out);
+    out.push(b'-');
+    convert(&Spec::plain(b'd'), t, zone, out);
+}
+
+/// `%N`: the first `width` digits of the nanoseconds (9 by default).
+fn nanos(spec: &Spec, nsec: u32, out: &mut Vec<u8>) {
+    let mut buf = [0u8; 20];
+    let all = digits(u64::from(nsec.min(999_999_999)) + 1_000_000_000, &mut buf);
+    let all = all.get(1..).unwrap_or(b"");
+    let w = spec.width.filter(|w| *w > 0).unwrap_or(9);
+    let mut d = &all[..w.min(9)];
+    let trim = spec.pad == Some(b'_') || (spec.pad == Some(b'-') && spec.width.is_some());
+    if trim {
+        while d.len() > 1 && d.last() == Some(&b'0') {
+            d = &d[..d.len() - 1];
+        }
+    }
+    out.extend_from_slice(d);
+    let fill = match spec.pad {
+        Some(b'-') => return,
+        Some(b'_') => b' ',
+        _ => b'0',
+    };
+    out.extend(std::iter::repeat(fill).take(w.saturating_sub(d.len())));
+}
+
+/// `%z` and its colon forms.
+fn offset(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+    let off = t.offset;
+    let negative = off < 0
+        || (off == 0 && {
+            let start = out.len();
+            zone.push_abbrev(t.epoch, out);
+            let minus = out.get(start) == Some(&b'-');
+            out.truncate(start);
+            minus
+        });
+    if spec.modifier == b'O' && spec.colons > 0 && !negative {
+        // gnulib prints just "%O:" for %O:z east of (or at) UTC.
+        push_text(out, b"%O:", spec, false, false);
+        return;
+    }
+    let sign = Some(if negative { b'-' } else { b'+' });
+    let a = u64::from(off.unsigned_abs());
+    let (h, m, s) = (a / 3600, a / 60 % 60, a % 60);
+    let pad = spec.pad.unwrap_or(b'0');
+    let colons = match spec.colons {
+        3 if s != 0 => 2,
+        3 if m != 0 => 1,
+        c => c,
+    };
+    match colons {
+        0 => push_signed(out, sign, h * 100 + m, 5, pad, spec.width),
+        3 => push_signed(out, sign, h, 3, pad, spec.width),
+        c => {
+            let rest = if c == 1 { 3 } else { 6 };
+            push_signed(
+                out,
+                sign,
+                h,
+                3,
+                pad,
+                spec.width.map(|w| w.saturating_sub(rest)),
+            );
+            out.push(b':');
+            push_signed(out, None, m, 2, b'0', None);
+            if c == 2 {
+                out.push(b':');
+                push_signed(out, None, s, 2, b'0', None);
+            }
+        }
+    }
+}
+
+/// Renders one conversion.
+fn convert(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+    let wday = usize::from(t.wday % 7);
+    let mon = usize::from(t.month.clamp(1, 12)) - 1;
+    let swap_up = spec.upper || spec.swap;
+    match spec.conv {
+        b'a' => push_text(out, &DAYS[wday].as_bytes()[..3], spec, swap_up, false),
+        b'A' => push_text(out, DAYS[wday].as_bytes(), spec, swap_up, false),
+        b'b' | b'h' => push_text(out, &MONTHS[mon].as_bytes()[..3], spec, swap_up, false),
+        b'B' => push_text(out, MONTHS[mon].as_bytes(), spec, swap_up, false),
+        b'p' | b'P' => {
+            let text: &[u8] = if t.hour < 12 { b"AM" } else { b"PM" };
+            let lower = spec.conv == b'P' || spec.swap;
+            push_text(out, text, spec, spec.upper, lower);
+        }
+        b'Z' => {
+            let start = out.len();
+            zone.push_abbrev(t.epoch, out);
+            finish_text(out, start, spec, spec.upper, spec.swap);
+        }
+        b'c' | b'D' | b'r' | b'R' | b'T' | b'x' | b'X' => composite(spec, t, zone, out),
+        b'F' => iso_date(spec, t, zone, out),
+        b'N' => nanos(spec, t.nsec, out),
+        b'z' => offset(spec, t, zone, out),
+        b'C' => push_century(out, t.year, spec),
+        b'y' if spec.modifier != 0 => push_num(out, glibc_year2(t.year), 2, spec, b'0', true),
+        b'y' => push_num(out, year2(t.year), 2, spec, b'0', true),
+        b'Y' => push_num(out, t.year, 4, spec, b'0', true),
+        b'G' => push_num(out, t.iso_week().0, 4, spec, b'0', true),
+        b'g' => push_num(out, year2(t.iso_week().0), 2, spec, b'0', true),
+        b's' => push_num(out, t.epoch, 1, spec, b'0', false),
+        _ => {
+            let (value, natural, default_pad) = small_number(spec.conv, t);
+            push_num(out, value, natural, spec, default_pad, false);
+        }
+    }
+}
+
+/// The value, usual digit count and default padding of the plain numeric
+/// conversions.
+fn small_number(conv: u8, t: &BrokenDown) -> (i64, usize, u8) {
+    match conv {
+        b'd' => (i64::from(t.day), 2, b'0'),
+        b'e' => (i64::from(t.day), 2, b'_'),
+        b'H' => (i64::from(t.hour), 2, b'0'),
+        b'k' => (i64::from(t.hour), 2, b'_'),
+        b'I' => (hour12(t.hour), 2, b'0'),
+        b'l' => (hour12(t.hour), 2, b'_'),
+        b'j' => (i64::from(t.yday) + 1, 3, b'0'),
+        b'm' => (i64::from(t.month), 2, b'0'),
+        b'M' => (i64::from(t.minute), 2, b'0'),
+        b'S' => (i64::from(t.second), 2, b'0'),
+        b'q' => ((i64::from(t.month) + 2) / 3, 1, b'0'),
+        b'u' => (if t.wday == 0 { 7 } else { i64::from(t.wday) }, 1, b'0'),
+        b'w' => (i64::from(t.wday), 1, b'0'),
+        b'U' => (t.week_sunday(), 2, b'0'),
+        b'W' => (t.week_monday(), 2, b'0'),
+        _ => (t.iso_week().1, 2, b'0'),
+    }
+}
