@@ -31,6 +31,10 @@ pub struct Plan {
     pub print_total: bool,
     /// `-s`: every entry shows its blocks.
     size_column: bool,
+    /// Probe ACLs / security contexts for the long format's marker.
+    pub access_marker: bool,
+    /// Read security contexts for `-Z`.
+    pub context: bool,
 }
 
 fn type_index(t: FileType) -> usize {
@@ -146,6 +150,8 @@ impl Plan {
             link_target,
             print_total: long || config.size_blocks,
             size_column: config.size_blocks,
+            access_marker: long,
+            context: config.context,
         }
     }
 

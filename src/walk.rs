@@ -17,6 +17,7 @@ use crate::format::listing::Printer;
 use crate::format::quote::{QuotingStyle, Quoter};
 use crate::fs::dir::{open_dir, read_dir};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
+use crate::fs::xattr::AclProbe;
 use crate::fs::FileType;
 use crate::output::Output;
 use crate::plan::Plan;
@@ -51,6 +52,7 @@ pub struct Walker<'a> {
     first_listing: bool,
     /// (dev, ino) of the directories on the current `-R` path.
     active: Vec<((u32, u32), u64)>,
+    xattrs: AclProbe,
 }
 
 impl<'a> Walker<'a> {
@@ -65,6 +67,7 @@ impl<'a> Walker<'a> {
             print_headings: false,
             first_listing: true,
             active: Vec::new(),
+            xattrs: AclProbe::default(),
         }
     }
 
@@ -90,7 +93,7 @@ impl<'a> Walker<'a> {
         self.sort(&mut dirs);
         if !files.is_empty() {
             self.printer.names.dir.clear();
-            self.printer.print(&mut self.out, &files);
+            self.printer.print_measuring(&mut self.out, &files, &dirs);
             self.first_listing = false;
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
@@ -161,6 +164,7 @@ impl<'a> Walker<'a> {
         entry.meta = Some(meta);
         entry.operand = true;
         self.complete_link(Base::Cwd, &mut entry);
+        self.probe_xattrs(None, &mut entry);
         Some(entry)
     }
 
@@ -171,6 +175,19 @@ impl<'a> Walker<'a> {
                 self.status.file_error(&mut self.out, "cannot access", name.to_bytes(), &err, true);
                 None
             }
+        }
+    }
+
+    /// The long format's ACL marker and `-Z`'s context, when asked for.
+    fn probe_xattrs(&mut self, dir: Option<std::os::fd::BorrowedFd<'_>>, entry: &mut Entry) {
+        let Some(meta) = entry.meta.as_ref().filter(|_| !entry.stat_failed) else { return };
+        let dev = meta.dev;
+        let is_dir = entry.file_type == FileType::Directory;
+        if self.plan.access_marker {
+            entry.access = self.xattrs.marker(dir, entry.name.as_bytes(), dev, is_dir);
+        }
+        if self.plan.context {
+            entry.context = self.xattrs.context(dir, entry.name.as_bytes(), dev);
         }
     }
 
@@ -251,6 +268,7 @@ impl<'a> Walker<'a> {
         }
         for entry in &mut entries {
             self.stat_entry(Base::Dir(fd.as_fd()), &pending.path, entry);
+            self.probe_xattrs(Some(fd.as_fd()), entry);
         }
         drop(fd);
         self.sort(&mut entries);
@@ -290,16 +308,10 @@ impl<'a> Walker<'a> {
                 }
                 entry.meta = Some(meta);
             }
-            Err(err) if follow && err.raw_os_error() == Some(libc_enoent()) => {
-                // -L on a dangling link: GNU reports it and lists the link.
-                if let Ok(meta) = stat_at(base, &entry.name, need, StatFlags { follow: false, dont_sync: false }) {
-                    entry.meta = Some(meta);
-                }
-                self.status.file_error(&mut self.out, "cannot access", &child_path(dir, entry.name_bytes()), &err, false);
-            }
             Err(err) => {
                 entry.stat_failed = true;
                 self.status.file_error(&mut self.out, "cannot access", &child_path(dir, entry.name_bytes()), &err, false);
+                return;
             }
         }
         self.complete_link(base, entry);

@@ -34,7 +34,7 @@ impl Hyperlinker {
             if url_safe(b) {
                 out.push(b);
             } else {
-                out.extend_from_slice(format!("%{b:02X}").as_bytes());
+                out.extend_from_slice(format!("%{b:02x}").as_bytes());
             }
         }
         out.push(0x07);

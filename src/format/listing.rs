@@ -61,14 +61,20 @@ impl<'a> Printer<'a> {
 
     /// Prints a batch of entries in the configured format.
     pub fn print(&mut self, out: &mut Output, entries: &[Entry]) {
+        self.print_measuring(out, entries, &[]);
+    }
+
+    /// Prints `entries`, sizing the metadata columns over `also_measured`
+    /// as well (the directory operands, when printing the file operands).
+    pub fn print_measuring(&mut self, out: &mut Output, entries: &[Entry], also_measured: &[Entry]) {
         self.names.align_quotes = self.needs_quote_alignment(entries);
         if self.config.format == Format::Long {
             let config = self.config;
             let blocks = |e: &Entry| block_text(config, e);
-            self.long.print(out, entries, &self.names, &blocks);
+            self.long.print(out, entries, also_measured, &self.names, &blocks);
             return;
         }
-        let cells = self.cells(entries);
+        let cells = self.cells(entries, also_measured);
         let buf = out.buffer();
         let eol = self.eol();
         let width = self.config.width;
@@ -84,7 +90,7 @@ impl<'a> Printer<'a> {
     }
 
     /// Renders each entry with its `-i` and `-s` prefixes.
-    fn cells(&self, entries: &[Entry]) -> Vec<Cell> {
+    fn cells(&self, entries: &[Entry], also_measured: &[Entry]) -> Vec<Cell> {
         let commas = self.config.format == Format::Commas;
         let inodes: Vec<String> = if self.config.inode {
             entries.iter().map(|e| inode_text(e)).collect()
@@ -96,7 +102,14 @@ impl<'a> Printer<'a> {
         } else {
             Vec::new()
         };
-        let widest = |v: &[String]| if commas { 0 } else { v.iter().map(|s| s.len()).max().unwrap_or(0) };
+        let widest = |v: &[String], f: &dyn Fn(&Entry) -> String| {
+            if commas {
+                0
+            } else {
+                let extra = also_measured.iter().map(|e| f(e).len()).max().unwrap_or(0);
+                v.iter().map(|s| s.len()).max().unwrap_or(0).max(extra)
+            }
+        };
         let contexts: Vec<Vec<u8>> = if self.config.context {
             entries.iter().map(|e| e.context.clone().unwrap_or_else(|| b"?".to_vec())).collect()
         } else {
@@ -104,7 +117,8 @@ impl<'a> Printer<'a> {
         };
         let context_width =
             if commas { 0 } else { contexts.iter().map(|c| crate::format::width::text_width(c)).max().unwrap_or(0) };
-        let (inode_width, block_width) = (widest(&inodes), widest(&blocks));
+        let inode_width = if self.config.inode { widest(&inodes, &inode_text) } else { 0 };
+        let block_width = if self.config.size_blocks { widest(&blocks, &|e| block_text(self.config, e)) } else { 0 };
         entries
             .iter()
             .enumerate()

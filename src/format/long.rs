@@ -105,7 +105,8 @@ impl<'a> LongPrinter<'a> {
     }
 
     fn id_text(&mut self, id: Option<u32>, user: bool) -> IdText {
-        let Some(id) = id else { return IdText::Number("?".into()) };
+        // An unknown owner is a `?` aligned like a name.
+        let Some(id) = id else { return IdText::Name(b"?".to_vec()) };
         if !self.config.long.numeric_ids {
             let name = if user { self.names.user(id) } else { self.names.group(id) };
             if let Some(n) = name {
@@ -149,10 +150,21 @@ impl<'a> LongPrinter<'a> {
     }
 
     /// Prints one batch in the long format.
-    pub fn print(&mut self, out: &mut Output, entries: &[Entry], names: &NameRenderer, blocks_text: &dyn Fn(&Entry) -> String) {
+    /// Prints one batch in the long format. `also_measured` are entries
+    /// not printed here whose columns still count for the widths (GNU
+    /// sizes the file operands' columns over the directory operands too).
+    pub fn print(
+        &mut self,
+        out: &mut Output,
+        entries: &[Entry],
+        also_measured: &[Entry],
+        names: &NameRenderer,
+        blocks_text: &dyn Fn(&Entry) -> String,
+    ) {
         let rows: Vec<Row> = entries.iter().map(|e| self.row(e, blocks_text)).collect();
-        let w = Widths::of(&rows);
-        let any_marker = entries.iter().any(|e| e.access != AccessMarker::None);
+        let extra: Vec<Row> = also_measured.iter().map(|e| self.row(e, blocks_text)).collect();
+        let w = Widths::of(rows.iter().chain(&extra));
+        let any_marker = entries.iter().chain(also_measured).any(|e| e.access != AccessMarker::None);
         let eol = if self.config.zero { 0 } else { b'\n' };
         for (e, r) in entries.iter().zip(&rows) {
             let buf = out.buffer();
@@ -237,7 +249,7 @@ struct Widths {
 }
 
 impl Widths {
-    fn of(rows: &[Row]) -> Widths {
+    fn of<'r>(rows: impl Iterator<Item = &'r Row>) -> Widths {
         let mut w = Widths::default();
         for r in rows {
             w.inode = w.inode.max(r.inode.len());

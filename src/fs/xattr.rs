@@ -89,3 +89,31 @@ impl AclProbe {
         AccessMarker::None
     }
 }
+
+impl AclProbe {
+    /// The SELinux context of `name` for `-Z`; None when there is none
+    /// (GNU prints `?`).
+    pub fn context(&mut self, dir: Option<BorrowedFd<'_>>, name: &[u8], dev: (u32, u32)) -> Option<Vec<u8>> {
+        if !self.selinux_enabled() || self.no_context_devices.contains(&dev) {
+            return None;
+        }
+        let path = path_of(dir, name)?;
+        let mut buf = vec![0u8; 256];
+        match rustix::fs::lgetxattr(&path, SELINUX, &mut buf[..]) {
+            Ok(n) => {
+                buf.truncate(n);
+                // The stored value ends with a NUL.
+                while buf.last() == Some(&0) {
+                    buf.pop();
+                }
+                Some(buf)
+            }
+            Err(e) => {
+                if unsupported(e) {
+                    self.no_context_devices.insert(dev);
+                }
+                None
+            }
+        }
+    }
+}
