@@ -43,7 +43,7 @@ fn fixture() -> TempDir {
     for name in ["with space", "tab\there", "new\nline", "quote'd", "dq\"x", "$dollar", "star*", "back\\slash", "-dash"] {
         t.file(format!("names/{name}"), 1, old);
     }
-    t.file(std::ffi::OsStr::new(std::os::unix::ffi::OsStrExt::from_bytes(b"names/bad\xffutf8")), 1, old);
+    t.file(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"names/bad\xffutf8"), 1, old);
     for i in 0..37 {
         t.file(format!("cols/{}{}", "n".repeat(3 + i % 19), i), i, old + i as i64);
     }

@@ -33,7 +33,8 @@ pub fn indent(out: &mut Vec<u8>, mut from: usize, to: usize, tabsize: usize) {
 fn fit_columns(cells: &[Cell], line_width: usize, vertical: bool) -> Vec<usize> {
     let n = cells.len();
     let line_width = if line_width == 0 { usize::MAX } else { line_width };
-    let max_cols = (line_width / MIN_COLUMN_WIDTH).max(1).min(n.max(1));
+    // The last column needs no separator: c columns can fit in 3c - 2.
+    let max_cols = line_width.div_ceil(MIN_COLUMN_WIDTH).max(1).min(n.max(1));
     // For each candidate column count c (index c-1): its widths, total
     // line length, and whether it still fits.
     let mut widths: Vec<Vec<usize>> = (1..=max_cols).map(|c| vec![MIN_COLUMN_WIDTH; c]).collect();
