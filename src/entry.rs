@@ -40,7 +40,16 @@ pub struct Entry {
 
 impl Entry {
     pub fn new(name: CString, file_type: FileType) -> Entry {
-        Entry { name, file_type, meta: None, stat_failed: false, link: None, operand: false, access: AccessMarker::None, context: None }
+        Entry {
+            name,
+            file_type,
+            meta: None,
+            stat_failed: false,
+            link: None,
+            operand: false,
+            access: AccessMarker::None,
+            context: None,
+        }
     }
 
     pub fn name_bytes(&self) -> &[u8] {
@@ -52,7 +61,11 @@ impl Entry {
     pub fn is_dir_like(&self) -> bool {
         self.file_type == FileType::Directory
             || (self.file_type == FileType::Symlink
-                && self.link.as_ref().and_then(|l| l.meta.as_ref()).and_then(|m| m.file_type)
+                && self
+                    .link
+                    .as_ref()
+                    .and_then(|l| l.meta.as_ref())
+                    .and_then(|m| m.file_type)
                     == Some(FileType::Directory))
     }
 

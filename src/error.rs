@@ -57,7 +57,14 @@ impl Status {
 
     /// Reports `WHAT 'NAME': ERRNO-TEXT` (e.g. `cannot access`), serious
     /// for command-line operands, minor otherwise.
-    pub fn file_error(&mut self, out: &mut Output, what: &str, name: &[u8], err: &std::io::Error, operand: bool) {
+    pub fn file_error(
+        &mut self,
+        out: &mut Output,
+        what: &str,
+        name: &[u8],
+        err: &std::io::Error,
+        operand: bool,
+    ) {
         let mut msg = Vec::new();
         msg.extend_from_slice(what.as_bytes());
         msg.push(b' ');

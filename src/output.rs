@@ -25,7 +25,11 @@ impl Default for Output {
 
 impl Output {
     pub fn new() -> Output {
-        Output { buf: Vec::with_capacity(CAPACITY), written: 0, error: None }
+        Output {
+            buf: Vec::with_capacity(CAPACITY),
+            written: 0,
+            error: None,
+        }
     }
 
     /// Byte offset of the next byte in the output (for `--dired`).

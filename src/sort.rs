@@ -51,7 +51,12 @@ fn extension(name: &[u8]) -> &[u8] {
 
 /// Sorts `entries` in place. `width_of` gives the display width of an
 /// entry's name (for `--sort=width`).
-pub fn sort_entries(entries: &mut Vec<Entry>, config: &Config, collate_bytes: bool, width_of: &dyn Fn(&Entry) -> usize) {
+pub fn sort_entries(
+    entries: &mut Vec<Entry>,
+    config: &Config,
+    collate_bytes: bool,
+    width_of: &dyn Fn(&Entry) -> usize,
+) {
     // -U keeps directory order: no -r, no grouping of directories.
     if config.sort == SortKey::None {
         return;
@@ -63,10 +68,13 @@ pub fn sort_entries(entries: &mut Vec<Entry>, config: &Config, collate_bytes: bo
             let meta = e.meta.as_ref();
             let primary = match config.sort {
                 SortKey::Size => Primary::Size(meta.and_then(|m| m.size).unwrap_or(0)),
-                SortKey::Time => {
-                    Primary::Time(meta.and_then(|m| time_of(m, time_field)).unwrap_or_default())
+                SortKey::Time => Primary::Time(
+                    meta.and_then(|m| time_of(m, time_field))
+                        .unwrap_or_default(),
+                ),
+                SortKey::Extension => {
+                    Primary::Extension(collate(extension(e.name_bytes()), collate_bytes))
                 }
-                SortKey::Extension => Primary::Extension(collate(extension(e.name_bytes()), collate_bytes)),
                 SortKey::Width => Primary::Width(width_of(&e)),
                 _ => Primary::None,
             };
@@ -74,7 +82,11 @@ pub fn sort_entries(entries: &mut Vec<Entry>, config: &Config, collate_bytes: bo
                 SortKey::Version | SortKey::None => Vec::new(),
                 _ => collate(e.name_bytes(), collate_bytes),
             };
-            let keys = Keys { dir_first: config.group_directories_first && e.is_dir_like(), primary, name };
+            let keys = Keys {
+                dir_first: config.group_directories_first && e.is_dir_like(),
+                primary,
+                name,
+            };
             (keys, e)
         })
         .collect();

@@ -14,7 +14,7 @@ use crate::config::{Config, Dereference, Hidden};
 use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
-use crate::format::quote::{QuotingStyle, Quoter};
+use crate::format::quote::{Quoter, QuotingStyle};
 use crate::fs::dir::{open_dir, read_dir};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
 use crate::fs::xattr::AclProbe;
@@ -81,8 +81,12 @@ impl<'a> Walker<'a> {
         let mut files = Vec::new();
         let mut dirs = Vec::new();
         for op in operands {
-            let Ok(name) = CString::new(op.clone().into_vec()) else { continue };
-            let Some(entry) = self.stat_operand(name) else { continue };
+            let Ok(name) = CString::new(op.clone().into_vec()) else {
+                continue;
+            };
+            let Some(entry) = self.stat_operand(name) else {
+                continue;
+            };
             if !self.config.directory && entry.is_dir_like_operand() {
                 dirs.push(entry);
             } else {
@@ -100,7 +104,12 @@ impl<'a> Walker<'a> {
         let mut work: Vec<Work> = dirs
             .into_iter()
             .rev()
-            .map(|e| Work::List(Pending { path: e.name.into_bytes(), operand: true }))
+            .map(|e| {
+                Work::List(Pending {
+                    path: e.name.into_bytes(),
+                    operand: true,
+                })
+            })
             .collect();
         while let Some(item) = work.pop() {
             match item {
@@ -135,7 +144,10 @@ impl<'a> Walker<'a> {
             Dereference::CommandLineDirs => !self.config.directory,
             Dereference::Never => false,
         };
-        let flags = StatFlags { follow: follow_first, dont_sync: false };
+        let flags = StatFlags {
+            follow: follow_first,
+            dont_sync: false,
+        };
         let result = stat_at(Base::Cwd, &name, need, flags);
         let meta = match result {
             Ok(meta) => {
@@ -155,7 +167,13 @@ impl<'a> Walker<'a> {
                 if dangling && self.config.dereference == Dereference::CommandLineDirs {
                     self.lstat_operand(&name, need)?
                 } else {
-                    self.status.file_error(&mut self.out, "cannot access", name.as_bytes(), &err, true);
+                    self.status.file_error(
+                        &mut self.out,
+                        "cannot access",
+                        name.as_bytes(),
+                        &err,
+                        true,
+                    );
                     return None;
                 }
             }
@@ -169,10 +187,19 @@ impl<'a> Walker<'a> {
     }
 
     fn lstat_operand(&mut self, name: &CStr, need: Need) -> Option<crate::fs::Metadata> {
-        match stat_at(Base::Cwd, name, need, StatFlags { follow: false, dont_sync: false }) {
+        match stat_at(
+            Base::Cwd,
+            name,
+            need,
+            StatFlags {
+                follow: false,
+                dont_sync: false,
+            },
+        ) {
             Ok(m) => Some(m),
             Err(err) => {
-                self.status.file_error(&mut self.out, "cannot access", name.to_bytes(), &err, true);
+                self.status
+                    .file_error(&mut self.out, "cannot access", name.to_bytes(), &err, true);
                 None
             }
         }
@@ -180,7 +207,9 @@ impl<'a> Walker<'a> {
 
     /// The long format's ACL marker and `-Z`'s context, when asked for.
     fn probe_xattrs(&mut self, dir: Option<std::os::fd::BorrowedFd<'_>>, entry: &mut Entry) {
-        let Some(meta) = entry.meta.as_ref().filter(|_| !entry.stat_failed) else { return };
+        let Some(meta) = entry.meta.as_ref().filter(|_| !entry.stat_failed) else {
+            return;
+        };
         let dev = meta.dev;
         let is_dir = entry.file_type == FileType::Directory;
         if self.plan.access_marker {
@@ -201,7 +230,10 @@ impl<'a> Walker<'a> {
             link.path = read_link(base, &entry.name).ok();
         }
         if !self.plan.link_target.is_empty() {
-            let flags = StatFlags { follow: true, dont_sync: false };
+            let flags = StatFlags {
+                follow: true,
+                dont_sync: false,
+            };
             match stat_at(base, &entry.name, self.plan.link_target, flags) {
                 Ok(m) => link.meta = Some(m),
                 Err(_) => link.broken = true,
@@ -219,7 +251,13 @@ impl<'a> Walker<'a> {
         let fd = match open_dir(Base::Cwd, &path) {
             Ok(fd) => fd,
             Err(err) => {
-                self.status.file_error(&mut self.out, "cannot open directory", &pending.path, &err, pending.operand);
+                self.status.file_error(
+                    &mut self.out,
+                    "cannot open directory",
+                    &pending.path,
+                    &err,
+                    pending.operand,
+                );
                 return;
             }
         };
@@ -232,7 +270,8 @@ impl<'a> Walker<'a> {
                     if self.active.contains(&id) {
                         // Quoted only when needed, unlike other file messages.
                         let mut msg = Vec::new();
-                        Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8).quote(&pending.path, &mut msg);
+                        Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8)
+                            .quote(&pending.path, &mut msg);
                         msg.extend_from_slice(b": not listing already-listed directory");
                         print_diagnostic(&mut self.out, &msg);
                         self.status.raise(crate::error::EXIT_SERIOUS);
@@ -262,9 +301,18 @@ impl<'a> Walker<'a> {
         self.first_listing = false;
         let filter = filter::Filter::new(self.config);
         let (raw, read_error) = read_dir(fd.as_fd(), |name| filter.keep(name));
-        let mut entries: Vec<Entry> = raw.into_iter().map(|d| Entry::new(d.name, d.file_type)).collect();
+        let mut entries: Vec<Entry> = raw
+            .into_iter()
+            .map(|d| Entry::new(d.name, d.file_type))
+            .collect();
         if let Some(err) = read_error {
-            self.status.file_error(&mut self.out, "reading directory", &pending.path, &err, pending.operand);
+            self.status.file_error(
+                &mut self.out,
+                "reading directory",
+                &pending.path,
+                &err,
+                pending.operand,
+            );
         }
         for entry in &mut entries {
             self.stat_entry(Base::Dir(fd.as_fd()), &pending.path, entry);
@@ -287,7 +335,10 @@ impl<'a> Walker<'a> {
                 let is_dir = e.file_type == FileType::Directory;
                 if is_dir {
                     let path = child_path(base, name);
-                    work.push(Work::List(Pending { path, operand: false }));
+                    work.push(Work::List(Pending {
+                        path,
+                        operand: false,
+                    }));
                 }
             }
         }
@@ -301,7 +352,15 @@ impl<'a> Walker<'a> {
             return;
         }
         let follow = self.plan.follow_links;
-        match stat_at(base, &entry.name, need, StatFlags { follow, dont_sync: false }) {
+        match stat_at(
+            base,
+            &entry.name,
+            need,
+            StatFlags {
+                follow,
+                dont_sync: false,
+            },
+        ) {
             Ok(meta) => {
                 if let Some(t) = meta.file_type {
                     entry.file_type = t;
@@ -310,7 +369,13 @@ impl<'a> Walker<'a> {
             }
             Err(err) => {
                 entry.stat_failed = true;
-                self.status.file_error(&mut self.out, "cannot access", &child_path(dir, entry.name_bytes()), &err, false);
+                self.status.file_error(
+                    &mut self.out,
+                    "cannot access",
+                    &child_path(dir, entry.name_bytes()),
+                    &err,
+                    false,
+                );
                 return;
             }
         }

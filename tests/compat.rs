@@ -36,9 +36,16 @@ fn public_corpus_is_identical_to_gnu() {
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text.lines().last().unwrap_or("").to_string();
     eprintln!("{last}");
-    assert!(out.status.success(), "differential corpus failed:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "differential corpus failed:\n{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn rustix_is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
 }

@@ -40,16 +40,47 @@ fn fixture() -> TempDir {
         .symlink("a.txt", "filelink")
         .symlink("sub", "dirlink")
         .symlink("nowhere", "brokenlink");
-    for name in ["with space", "tab\there", "new\nline", "quote'd", "dq\"x", "$dollar", "star*", "back\\slash", "-dash"] {
+    for name in [
+        "with space",
+        "tab\there",
+        "new\nline",
+        "quote'd",
+        "dq\"x",
+        "$dollar",
+        "star*",
+        "back\\slash",
+        "-dash",
+    ] {
         t.file(format!("names/{name}"), 1, old);
     }
-    t.file(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"names/bad\xffutf8"), 1, old);
+    t.file(
+        <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b"names/bad\xffutf8"),
+        1,
+        old,
+    );
     for i in 0..37 {
-        t.file(format!("cols/{}{}", "n".repeat(3 + i % 19), i), i, old + i as i64);
+        t.file(
+            format!("cols/{}{}", "n".repeat(3 + i % 19), i),
+            i,
+            old + i as i64,
+        );
     }
-    std::process::Command::new("mkfifo").arg(t.path().join("fifo")).status().unwrap();
+    std::process::Command::new("mkfifo")
+        .arg(t.path().join("fifo"))
+        .status()
+        .unwrap();
     t.mtime("fifo", old + 400);
-    for d in ["sub/deeper/deepest", "sub/deeper", "sub", "sticky", "empty", "ext", "version", "names", "cols"] {
+    for d in [
+        "sub/deeper/deepest",
+        "sub/deeper",
+        "sub",
+        "sticky",
+        "empty",
+        "ext",
+        "version",
+        "names",
+        "cols",
+    ] {
         t.mtime(d, old + 500);
     }
     t
@@ -66,7 +97,16 @@ fn check_all(cases: &[&[&str]]) {
 
 #[test]
 fn plain_listings_and_hidden_files() {
-    check_all(&[&[], &["-a"], &["-A"], &["-1"], &["ext"], &["-a", "ext"], &["-B", "-a", "ext"], &["-d", "ext", "sub"]]);
+    check_all(&[
+        &[],
+        &["-a"],
+        &["-A"],
+        &["-1"],
+        &["ext"],
+        &["-a", "ext"],
+        &["-B", "-a", "ext"],
+        &["-d", "ext", "sub"],
+    ]);
 }
 
 #[test]
@@ -115,12 +155,28 @@ fn operands_files_first_then_directories() {
 
 #[test]
 fn indicators() {
-    check_all(&[&["-F"], &["-p"], &["--file-type"], &["--indicator-style=classify"], &["-F", "dirlink"]]);
+    check_all(&[
+        &["-F"],
+        &["-p"],
+        &["--file-type"],
+        &["--indicator-style=classify"],
+        &["-F", "dirlink"],
+    ]);
 }
 
 #[test]
 fn quoting_styles() {
-    let styles = ["literal", "shell", "shell-always", "shell-escape", "shell-escape-always", "c", "escape", "locale", "clocale"];
+    let styles = [
+        "literal",
+        "shell",
+        "shell-always",
+        "shell-escape",
+        "shell-escape-always",
+        "c",
+        "escape",
+        "locale",
+        "clocale",
+    ];
     let t = fixture();
     for s in styles {
         let arg = format!("--quoting-style={s}");
@@ -128,7 +184,12 @@ fn quoting_styles() {
             return;
         }
     }
-    check_all(&[&["-b", "names"], &["-q", "names"], &["-Q", "names"], &["-N", "names"]]);
+    check_all(&[
+        &["-b", "names"],
+        &["-q", "names"],
+        &["-Q", "names"],
+        &["-N", "names"],
+    ]);
 }
 
 #[test]
@@ -152,7 +213,11 @@ fn long_format_columns() {
 
 #[test]
 fn colors() {
-    check_all(&[&["--color=always"], &["--color=always", "-l"], &["--color=always", "-F", "sticky", "ext"]]);
+    check_all(&[
+        &["--color=always"],
+        &["--color=always", "-l"],
+        &["--color=always", "-F", "sticky", "ext"],
+    ]);
 }
 
 #[test]

@@ -17,11 +17,17 @@ fn wrapper() -> Option<PathBuf> {
 fn build_wrapper() -> Option<PathBuf> {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/no_statx.c");
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_statx");
-    let ok = Command::new("cc").arg("-O2").arg("-o").arg(&out).arg(&src).status().is_ok_and(|s| s.success());
+    let ok = Command::new("cc")
+        .arg("-O2")
+        .arg("-o")
+        .arg(&out)
+        .arg(&src)
+        .status()
+        .is_ok_and(|s| s.success());
     ok.then_some(out)
 }
 
-fn run_without_statx(wrapper: &PathBuf, cwd: &std::path::Path, args: &[&str]) -> util::Run {
+fn run_without_statx(wrapper: &std::path::Path, cwd: &std::path::Path, args: &[&str]) -> util::Run {
     let mut all: Vec<String> = vec![ours().to_string_lossy().into_owned()];
     all.extend(args.iter().map(|s| s.to_string()));
     let refs: Vec<&str> = all.iter().map(String::as_str).collect();
@@ -35,13 +41,31 @@ fn fstatat_fallback_gives_identical_output() {
         return;
     };
     let t = TempDir::new("enosys");
-    t.file("d/file", 10, 1_600_000_000).file("d/exe", 3, 1_600_000_100).chmod("d/exe", 0o755).dir("d/sub").symlink("file", "d/link");
-    t.file("d/sub/inner", 5, 1_600_000_200).mtime("d/sub", 1_600_000_300).mtime("d", 1_600_000_400);
-    for args in [&["-l", "d"][..], &["-R", "d"], &["--color=always", "d"], &["-i", "d"], &["-lR", "--color=always", "d"], &["-lL", "d"]] {
+    t.file("d/file", 10, 1_600_000_000)
+        .file("d/exe", 3, 1_600_000_100)
+        .chmod("d/exe", 0o755)
+        .dir("d/sub")
+        .symlink("file", "d/link");
+    t.file("d/sub/inner", 5, 1_600_000_200)
+        .mtime("d/sub", 1_600_000_300)
+        .mtime("d", 1_600_000_400);
+    for args in [
+        &["-l", "d"][..],
+        &["-R", "d"],
+        &["--color=always", "d"],
+        &["-i", "d"],
+        &["-lR", "--color=always", "d"],
+        &["-lL", "d"],
+    ] {
         let normal = run(&ours(), t.path(), args, &[]);
         let fallback = run_without_statx(&wrapper, t.path(), args);
         util::assert_same(&format!("ls {args:?} without statx"), &normal, &fallback);
-        assert_eq!(normal.status, Some(0), "{args:?}: {}", String::from_utf8_lossy(&normal.stderr));
+        assert_eq!(
+            normal.status,
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&normal.stderr)
+        );
     }
 }
 
@@ -70,6 +94,12 @@ fn fallback_is_remembered_after_the_first_enosys() {
     let text = std::fs::read_to_string(&log).unwrap();
     // Ours all carry AT_NO_AUTOMOUNT; the C library's own fstat emulation
     // does not and is not ours to count.
-    let statx_calls = text.lines().filter(|l| l.contains("statx(") && l.contains("AT_NO_AUTOMOUNT")).count();
-    assert_eq!(statx_calls, 1, "statx must be tried once, then never again:\n{text}");
+    let statx_calls = text
+        .lines()
+        .filter(|l| l.contains("statx(") && l.contains("AT_NO_AUTOMOUNT"))
+        .count();
+    assert_eq!(
+        statx_calls, 1,
+        "statx must be tried once, then never again:\n{text}"
+    );
 }

@@ -18,7 +18,10 @@ struct Call {
 }
 
 fn strace_available() -> bool {
-    Command::new("strace").arg("-V").output().is_ok_and(|o| o.status.success())
+    Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Runs our ls under strace in `cwd` and returns its statx/newfstatat calls.
@@ -45,14 +48,19 @@ fn trace(cwd: &std::path::Path, args: &[&str]) -> Vec<Call> {
     assert!(status.code().is_some());
     let text = std::fs::read_to_string(&log).unwrap();
     let _ = std::fs::remove_file(&log);
-    text.lines().filter_map(parse_line).filter(|c| !is_libc_fstat(c)).collect()
+    text.lines()
+        .filter_map(parse_line)
+        .filter(|c| !is_libc_fstat(c))
+        .collect()
 }
 
 /// The C library's own fstat (e.g. of /etc/passwd while looking up owner
 /// names) is implemented with statx(fd, "", AT_EMPTY_PATH, STATX_ALL) or
 /// newfstatat(fd, ""): not a file ls was asked about.
 fn is_libc_fstat(c: &Call) -> bool {
-    c.path.is_empty() && !c.flags.contains("AT_NO_AUTOMOUNT") && (c.mask == "STATX_ALL" || c.syscall != "statx")
+    c.path.is_empty()
+        && !c.flags.contains("AT_NO_AUTOMOUNT")
+        && (c.mask == "STATX_ALL" || c.syscall != "statx")
 }
 
 fn parse_line(line: &str) -> Option<Call> {
@@ -67,13 +75,21 @@ fn parse_line(line: &str) -> Option<Call> {
         "statx" => (rest.first()?.to_string(), rest.get(1)?.to_string()),
         _ => (rest.last()?.to_string(), String::new()),
     };
-    Some(Call { syscall, path, flags, mask })
+    Some(Call {
+        syscall,
+        path,
+        flags,
+        mask,
+    })
 }
 
 /// Calls on entries of the listed directory (not the operand, not the
 /// C library's own start-up stats).
 fn entry_calls<'a>(calls: &'a [Call], names: &[&str]) -> Vec<&'a Call> {
-    calls.iter().filter(|c| names.contains(&c.path.as_str())).collect()
+    calls
+        .iter()
+        .filter(|c| names.contains(&c.path.as_str()))
+        .collect()
 }
 
 fn many_files(n: usize) -> (TempDir, Vec<String>) {
@@ -100,7 +116,11 @@ fn plain_listing_of_1000_files_stats_no_entry() {
     let (t, names) = many_files(1000);
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let calls = trace(t.path(), &["d"]);
-    assert!(entry_calls(&calls, &refs).is_empty(), "plain ls stat'ed entries: {:?}", &calls[..calls.len().min(5)]);
+    assert!(
+        entry_calls(&calls, &refs).is_empty(),
+        "plain ls stat'ed entries: {:?}",
+        &calls[..calls.len().min(5)]
+    );
     // The operand itself is stat'ed once, to learn it is a directory.
     assert_eq!(calls.iter().filter(|c| c.path == "d").count(), 1);
 }
@@ -109,13 +129,22 @@ fn plain_listing_of_1000_files_stats_no_entry() {
 fn color_asks_only_the_mode_and_only_for_files_and_directories() {
     need_strace!();
     let t = TempDir::new("color");
-    t.file("d/file", 1, 1_600_000_000).dir("d/dir").symlink("file", "d/link");
-    Command::new("mkfifo").arg(t.path().join("d/fifo")).status().unwrap();
+    t.file("d/file", 1, 1_600_000_000)
+        .dir("d/dir")
+        .symlink("file", "d/link");
+    Command::new("mkfifo")
+        .arg(t.path().join("d/fifo"))
+        .status()
+        .unwrap();
     let calls = trace(t.path(), &["--color=always", "d"]);
     let calls = entry_calls(&calls, &["file", "dir", "link", "fifo"]);
     let mut paths: Vec<&str> = calls.iter().map(|c| c.path.as_str()).collect();
     paths.sort();
-    assert_eq!(paths, ["dir", "file"], "only regular files and directories need their mode");
+    assert_eq!(
+        paths,
+        ["dir", "file"],
+        "only regular files and directories need their mode"
+    );
     for c in calls {
         assert_eq!(c.syscall, "statx");
         assert_eq!(c.mask, "STATX_TYPE|STATX_MODE");
@@ -126,8 +155,17 @@ fn color_asks_only_the_mode_and_only_for_files_and_directories() {
 fn every_statx_carries_no_automount() {
     need_strace!();
     let (t, _) = many_files(20);
-    for args in [&["-l", "d"][..], &["--color=always", "d"], &["-R", "d"], &["-i", "d"], &["-L", "-l", "d"]] {
-        for c in trace(t.path(), args).iter().filter(|c| c.syscall == "statx") {
+    for args in [
+        &["-l", "d"][..],
+        &["--color=always", "d"],
+        &["-R", "d"],
+        &["-i", "d"],
+        &["-L", "-l", "d"],
+    ] {
+        for c in trace(t.path(), args)
+            .iter()
+            .filter(|c| c.syscall == "statx")
+        {
             assert!(c.flags.contains("AT_NO_AUTOMOUNT"), "{args:?}: {c:?}");
         }
     }
@@ -141,14 +179,38 @@ fn masks_per_flag_set() {
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let base = "STATX_TYPE|STATX_MODE|STATX_NLINK";
     let cases: &[(&[&str], String)] = &[
-        (&["-l", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
-        (&["-ln", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
-        (&["-lo", "d"], format!("{base}|STATX_UID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
-        (&["-lg", "d"], format!("{base}|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
-        (&["-ls", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS")),
-        (&["-lu", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_ATIME|STATX_SIZE|STATX_BLOCKS")),
-        (&["-lc", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_CTIME|STATX_SIZE|STATX_BLOCKS")),
-        (&["--time=birth", "-l", "d"], format!("{base}|STATX_UID|STATX_GID|STATX_SIZE|STATX_BLOCKS|STATX_BTIME")),
+        (
+            &["-l", "d"],
+            format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS"),
+        ),
+        (
+            &["-ln", "d"],
+            format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS"),
+        ),
+        (
+            &["-lo", "d"],
+            format!("{base}|STATX_UID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS"),
+        ),
+        (
+            &["-lg", "d"],
+            format!("{base}|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS"),
+        ),
+        (
+            &["-ls", "d"],
+            format!("{base}|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS"),
+        ),
+        (
+            &["-lu", "d"],
+            format!("{base}|STATX_UID|STATX_GID|STATX_ATIME|STATX_SIZE|STATX_BLOCKS"),
+        ),
+        (
+            &["-lc", "d"],
+            format!("{base}|STATX_UID|STATX_GID|STATX_CTIME|STATX_SIZE|STATX_BLOCKS"),
+        ),
+        (
+            &["--time=birth", "-l", "d"],
+            format!("{base}|STATX_UID|STATX_GID|STATX_SIZE|STATX_BLOCKS|STATX_BTIME"),
+        ),
         (&["-i", "d"], "STATX_INO".to_string()),
         (&["-s", "d"], "STATX_BLOCKS".to_string()),
         (&["-t", "d"], "STATX_MTIME".to_string()),
@@ -169,7 +231,10 @@ fn recursion_loop_detection_asks_the_cache_for_the_inode_only() {
     let t = TempDir::new("loop");
     t.file("top/a/b/f", 1, 1_600_000_000);
     let calls = trace(t.path(), &["-R", "top"]);
-    let loop_calls: Vec<&Call> = calls.iter().filter(|c| c.flags.contains("AT_EMPTY_PATH")).collect();
+    let loop_calls: Vec<&Call> = calls
+        .iter()
+        .filter(|c| c.flags.contains("AT_EMPTY_PATH"))
+        .collect();
     assert_eq!(loop_calls.len(), 3, "one per directory listed: {calls:?}");
     for c in loop_calls {
         assert!(c.flags.contains("AT_STATX_DONT_SYNC"), "{c:?}");

@@ -32,7 +32,11 @@ pub fn indent(out: &mut Vec<u8>, mut from: usize, to: usize, tabsize: usize) {
 /// `vertical` fills columns top to bottom (`-C`), else left to right.
 fn fit_columns(cells: &[Cell], line_width: usize, vertical: bool) -> Vec<usize> {
     let n = cells.len();
-    let line_width = if line_width == 0 { usize::MAX } else { line_width };
+    let line_width = if line_width == 0 {
+        usize::MAX
+    } else {
+        line_width
+    };
     // The last column needs no separator: c columns can fit in 3c - 2.
     let max_cols = line_width.div_ceil(MIN_COLUMN_WIDTH).max(1).min(n.max(1));
     // For each candidate column count c (index c-1): its widths, total
@@ -121,7 +125,8 @@ pub fn commas(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, eol: u8) {
     let mut pos = 0usize;
     for (i, cell) in cells.iter().enumerate() {
         if i != 0 {
-            let fits = line_width == 0 || pos.saturating_add(cell.width).saturating_add(2) < line_width;
+            let fits =
+                line_width == 0 || pos.saturating_add(cell.width).saturating_add(2) < line_width;
             if fits {
                 out.extend_from_slice(b", ");
                 pos += 2;
@@ -150,7 +155,13 @@ mod tests {
     use super::*;
 
     fn cells(names: &[&str]) -> Vec<Cell> {
-        names.iter().map(|n| Cell { bytes: n.as_bytes().to_vec(), width: n.len() }).collect()
+        names
+            .iter()
+            .map(|n| Cell {
+                bytes: n.as_bytes().to_vec(),
+                width: n.len(),
+            })
+            .collect()
     }
 
     #[test]

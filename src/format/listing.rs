@@ -26,7 +26,12 @@ pub fn pad_left(out: &mut Vec<u8>, text: &[u8], width: usize) {
 
 impl<'a> Printer<'a> {
     pub fn new(config: &'a Config) -> Printer<'a> {
-        Printer { config, names: NameRenderer::new(config), long: LongPrinter::new(config), scratch: Vec::new() }
+        Printer {
+            config,
+            names: NameRenderer::new(config),
+            long: LongPrinter::new(config),
+            scratch: Vec::new(),
+        }
     }
 
     pub fn eol(&self) -> u8 {
@@ -45,15 +50,26 @@ impl<'a> Printer<'a> {
             return false;
         }
         let mut scratch = std::mem::take(&mut self.scratch);
-        let any = entries.iter().any(|e| self.names.measure(e.name_bytes(), &mut scratch).starts_with_quote);
+        let any = entries.iter().any(|e| {
+            self.names
+                .measure(e.name_bytes(), &mut scratch)
+                .starts_with_quote
+        });
         self.scratch = scratch;
         any
     }
 
     /// Prints `total N` for a directory listing in long or `-s` format.
     pub fn print_total(&self, out: &mut Output, entries: &[Entry]) {
-        let blocks: u64 = entries.iter().filter_map(|e| e.meta.as_ref().and_then(|m| m.blocks)).sum();
-        let mut line = if self.dired() { b"  total ".to_vec() } else { b"total ".to_vec() };
+        let blocks: u64 = entries
+            .iter()
+            .filter_map(|e| e.meta.as_ref().and_then(|m| m.blocks))
+            .sum();
+        let mut line = if self.dired() {
+            b"  total ".to_vec()
+        } else {
+            b"total ".to_vec()
+        };
         line.extend_from_slice(self.config.block_size.format_blocks(blocks).as_bytes());
         line.push(self.eol());
         out.write(&line);
@@ -66,12 +82,18 @@ impl<'a> Printer<'a> {
 
     /// Prints `entries`, sizing the metadata columns over `also_measured`
     /// as well (the directory operands, when printing the file operands).
-    pub fn print_measuring(&mut self, out: &mut Output, entries: &[Entry], also_measured: &[Entry]) {
+    pub fn print_measuring(
+        &mut self,
+        out: &mut Output,
+        entries: &[Entry],
+        also_measured: &[Entry],
+    ) {
         self.names.align_quotes = self.needs_quote_alignment(entries);
         if self.config.format == Format::Long {
             let config = self.config;
             let blocks = |e: &Entry| block_text(config, e);
-            self.long.print(out, entries, also_measured, &self.names, &blocks);
+            self.long
+                .print(out, entries, also_measured, &self.names, &blocks);
             return;
         }
         let cells = self.cells(entries, also_measured);
@@ -93,7 +115,7 @@ impl<'a> Printer<'a> {
     fn cells(&self, entries: &[Entry], also_measured: &[Entry]) -> Vec<Cell> {
         let commas = self.config.format == Format::Commas;
         let inodes: Vec<String> = if self.config.inode {
-            entries.iter().map(|e| inode_text(e)).collect()
+            entries.iter().map(inode_text).collect()
         } else {
             Vec::new()
         };
@@ -111,14 +133,32 @@ impl<'a> Printer<'a> {
             }
         };
         let contexts: Vec<Vec<u8>> = if self.config.context {
-            entries.iter().map(|e| e.context.clone().unwrap_or_else(|| b"?".to_vec())).collect()
+            entries
+                .iter()
+                .map(|e| e.context.clone().unwrap_or_else(|| b"?".to_vec()))
+                .collect()
         } else {
             Vec::new()
         };
-        let context_width =
-            if commas { 0 } else { contexts.iter().map(|c| crate::format::width::text_width(c)).max().unwrap_or(0) };
-        let inode_width = if self.config.inode { widest(&inodes, &inode_text) } else { 0 };
-        let block_width = if self.config.size_blocks { widest(&blocks, &|e| block_text(self.config, e)) } else { 0 };
+        let context_width = if commas {
+            0
+        } else {
+            contexts
+                .iter()
+                .map(|c| crate::format::width::text_width(c))
+                .max()
+                .unwrap_or(0)
+        };
+        let inode_width = if self.config.inode {
+            widest(&inodes, &inode_text)
+        } else {
+            0
+        };
+        let block_width = if self.config.size_blocks {
+            widest(&blocks, &|e| block_text(self.config, e))
+        } else {
+            0
+        };
         entries
             .iter()
             .enumerate()
@@ -137,7 +177,8 @@ impl<'a> Printer<'a> {
                 if let Some(c) = contexts.get(i) {
                     cell.bytes.extend_from_slice(c);
                     let w = crate::format::width::text_width(c);
-                    cell.bytes.resize(cell.bytes.len() + context_width.saturating_sub(w), b' ');
+                    cell.bytes
+                        .resize(cell.bytes.len() + context_width.saturating_sub(w), b' ');
                     cell.bytes.push(b' ');
                 }
                 cell.width = cell.bytes.len() - prefix;
@@ -146,7 +187,6 @@ impl<'a> Printer<'a> {
             })
             .collect()
     }
-
 }
 
 /// The `-s` column of an entry.

@@ -101,14 +101,26 @@ impl<'a> LongPrinter<'a> {
     pub fn new(config: &'a Config) -> LongPrinter<'a> {
         let times = TimeFormatter::new(&config.long.time_style);
         let time_width = times.unknown_width();
-        LongPrinter { config, names: Names::default(), times, time_width, dired: Dired::default() }
+        LongPrinter {
+            config,
+            names: Names::default(),
+            times,
+            time_width,
+            dired: Dired::default(),
+        }
     }
 
     fn id_text(&mut self, id: Option<u32>, user: bool) -> IdText {
         // An unknown owner is a `?` aligned like a name.
-        let Some(id) = id else { return IdText::Name(b"?".to_vec()) };
+        let Some(id) = id else {
+            return IdText::Name(b"?".to_vec());
+        };
         if !self.config.long.numeric_ids {
-            let name = if user { self.names.user(id) } else { self.names.group(id) };
+            let name = if user {
+                self.names.user(id)
+            } else {
+                self.names.group(id)
+            };
             if let Some(n) = name {
                 return IdText::Name(n.to_vec());
             }
@@ -127,7 +139,9 @@ impl<'a> LongPrinter<'a> {
             None => pad_left(&mut time_text, b"?", self.time_width),
         }
         let size = match (meta, e.file_type) {
-            (Some(m), FileType::CharDevice | FileType::BlockDevice) => SizeText::Device(m.rdev.0, m.rdev.1),
+            (Some(m), FileType::CharDevice | FileType::BlockDevice) => {
+                SizeText::Device(m.rdev.0, m.rdev.1)
+            }
             (Some(m), _) => match m.size {
                 Some(s) => SizeText::Plain(self.config.file_size.format_bytes(s)),
                 None => SizeText::Plain("?".into()),
@@ -137,13 +151,35 @@ impl<'a> LongPrinter<'a> {
         let uid = meta.and_then(|m| m.uid);
         let gid = meta.and_then(|m| m.gid);
         Row {
-            inode: if self.config.inode { inode_text(e) } else { String::new() },
-            blocks: if self.config.size_blocks { blocks_text(e) } else { String::new() },
+            inode: if self.config.inode {
+                inode_text(e)
+            } else {
+                String::new()
+            },
+            blocks: if self.config.size_blocks {
+                blocks_text(e)
+            } else {
+                String::new()
+            },
             mode: mode_string(e.file_type, meta.and_then(|m| m.mode), e.access),
-            nlink: meta.and_then(|m| m.nlink).map_or_else(|| "?".into(), |n| n.to_string()),
-            owner: if show_owner { self.id_text(uid, true) } else { IdText::Number(String::new()) },
-            group: if show_group { self.id_text(gid, false) } else { IdText::Number(String::new()) },
-            author: if show_author { self.id_text(uid, true) } else { IdText::Number(String::new()) },
+            nlink: meta
+                .and_then(|m| m.nlink)
+                .map_or_else(|| "?".into(), |n| n.to_string()),
+            owner: if show_owner {
+                self.id_text(uid, true)
+            } else {
+                IdText::Number(String::new())
+            },
+            group: if show_group {
+                self.id_text(gid, false)
+            } else {
+                IdText::Number(String::new())
+            },
+            author: if show_author {
+                self.id_text(uid, true)
+            } else {
+                IdText::Number(String::new())
+            },
             size,
             time: time_text,
         }
@@ -162,9 +198,15 @@ impl<'a> LongPrinter<'a> {
         blocks_text: &dyn Fn(&Entry) -> String,
     ) {
         let rows: Vec<Row> = entries.iter().map(|e| self.row(e, blocks_text)).collect();
-        let extra: Vec<Row> = also_measured.iter().map(|e| self.row(e, blocks_text)).collect();
+        let extra: Vec<Row> = also_measured
+            .iter()
+            .map(|e| self.row(e, blocks_text))
+            .collect();
         let w = Widths::of(rows.iter().chain(&extra));
-        let any_marker = entries.iter().chain(also_measured).any(|e| e.access != AccessMarker::None);
+        let any_marker = entries
+            .iter()
+            .chain(also_measured)
+            .any(|e| e.access != AccessMarker::None);
         let eol = if self.config.zero { 0 } else { b'\n' };
         for (e, r) in entries.iter().zip(&rows) {
             let buf = out.buffer();
@@ -197,7 +239,8 @@ impl<'a> LongPrinter<'a> {
             match &r.size {
                 SizeText::Plain(s) => pad_left(buf, s.as_bytes(), w.size),
                 SizeText::Device(major, minor) => {
-                    let text = format!("{:>mw$}, {:>nw$}", major, minor, mw = w.major, nw = w.minor);
+                    let text =
+                        format!("{:>mw$}, {:>nw$}", major, minor, mw = w.major, nw = w.minor);
                     pad_left(buf, text.as_bytes(), w.size);
                 }
             }
@@ -259,7 +302,9 @@ impl Widths {
             w.group = w.group.max(r.group.width());
             w.author = w.author.max(r.author.width());
             match &r.size {
-                SizeText::Plain(s) => w.size = w.size.max(crate::format::width::text_width(s.as_bytes())),
+                SizeText::Plain(s) => {
+                    w.size = w.size.max(crate::format::width::text_width(s.as_bytes()))
+                }
                 SizeText::Device(major, minor) => {
                     w.major = w.major.max(major.to_string().len());
                     w.minor = w.minor.max(minor.to_string().len());

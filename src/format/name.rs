@@ -26,7 +26,11 @@ pub fn indicator_char(style: IndicatorStyle, file_type: FileType, mode: Option<u
         FileType::Fifo => Some(b'|'),
         FileType::Socket => Some(b'='),
         FileType::Door => Some(b'>'),
-        FileType::Regular if style == IndicatorStyle::Classify && mode.is_some_and(|m| m & 0o111 != 0) => Some(b'*'),
+        FileType::Regular
+            if style == IndicatorStyle::Classify && mode.is_some_and(|m| m & 0o111 != 0) =>
+        {
+            Some(b'*')
+        }
         _ => None,
     }
 }
@@ -62,7 +66,12 @@ pub struct NameRenderer<'a> {
 impl<'a> NameRenderer<'a> {
     pub fn new(config: &'a Config) -> NameRenderer<'a> {
         NameRenderer {
-            quoter: Quoter::for_names(config.quoting, config.hide_control_chars, config.utf8, config.indicator),
+            quoter: Quoter::for_names(
+                config.quoting,
+                config.hide_control_chars,
+                config.utf8,
+                config.indicator,
+            ),
             colors: config.color.as_ref(),
             painter: config.color.as_ref().map(Painter::new),
             line_length: config.width,
@@ -91,7 +100,15 @@ impl<'a> NameRenderer<'a> {
     /// Appends `name` quoted, in colour `style` and, with `--hyperlink`,
     /// linked to `link_path`. `start_col` is where the entry began on its
     /// line (for the colour's clear-to-end-of-line rule).
-    fn write_name(&self, style: Option<&[u8]>, name: &[u8], link_path: Option<&[u8]>, start_col: usize, align: bool, out: &mut Vec<u8>) -> Rendered {
+    fn write_name(
+        &self,
+        style: Option<&[u8]>,
+        name: &[u8],
+        link_path: Option<&[u8]>,
+        start_col: usize,
+        align: bool,
+        out: &mut Vec<u8>,
+    ) -> Rendered {
         let mut width = 0;
         let mut scratch = Vec::new();
         let quoted = self.quoter.quote(name, &mut scratch);
@@ -100,7 +117,10 @@ impl<'a> NameRenderer<'a> {
             out.push(b' ');
             width += 1;
         }
-        let open = self.painter.as_ref().is_some_and(|p| p.name_start(out, style));
+        let open = self
+            .painter
+            .as_ref()
+            .is_some_and(|p| p.name_start(out, style));
         if let (Some(h), Some(p)) = (&self.hyperlink, link_path) {
             h.open(out, p);
         }
@@ -111,9 +131,19 @@ impl<'a> NameRenderer<'a> {
             h.close(out);
         }
         if let Some(p) = &self.painter {
-            p.name_end(out, open, start_col, scratch.len() + pad as usize, self.line_length);
+            p.name_end(
+                out,
+                open,
+                start_col,
+                scratch.len() + pad as usize,
+                self.line_length,
+            );
         }
-        Rendered { width: width + quoted.width, name_start, name_end }
+        Rendered {
+            width: width + quoted.width,
+            name_start,
+            name_end,
+        }
     }
 
     /// Marks the start of an entry (GNU colours the whole entry with `no`
@@ -144,7 +174,14 @@ impl<'a> NameRenderer<'a> {
     pub fn render(&self, entry: &Entry, start_col: usize, out: &mut Vec<u8>) -> Rendered {
         let path = self.hyperlink.as_ref().map(|_| self.entry_path(entry));
         let style = self.colors.and_then(|c| c.style(&Self::subject(entry)));
-        let mut r = self.write_name(style, entry.name_bytes(), path.as_deref(), start_col, self.align_quotes, out);
+        let mut r = self.write_name(
+            style,
+            entry.name_bytes(),
+            path.as_deref(),
+            start_col,
+            self.align_quotes,
+            out,
+        );
         // In the long format a symlink whose target was read shows the
         // target's indicator after `-> target` instead of its own `@`.
         let shows_target = self.long && entry.link.as_ref().is_some_and(|l| l.path.is_some());
@@ -158,8 +195,16 @@ impl<'a> NameRenderer<'a> {
     }
 
     /// Appends a symlink's target as `-l` shows it after ` -> `.
-    pub fn render_link_target(&self, entry: &Entry, target: &[u8], start_col: usize, out: &mut Vec<u8>) {
-        let style = self.colors.and_then(|c| c.target_style(&Self::subject(entry), target));
+    pub fn render_link_target(
+        &self,
+        entry: &Entry,
+        target: &[u8],
+        start_col: usize,
+        out: &mut Vec<u8>,
+    ) {
+        let style = self
+            .colors
+            .and_then(|c| c.target_style(&Self::subject(entry), target));
         // GNU links the target text to the same (resolved) file as the link.
         let path = self.hyperlink.as_ref().map(|_| self.entry_path(entry));
         self.write_name(style, target, path.as_deref(), start_col, false, out);

@@ -23,7 +23,8 @@ pub fn open_dir(base: Base<'_>, path: &CStr) -> std::io::Result<OwnedFd> {
         Base::Cwd => rustix::fs::CWD,
         Base::Dir(fd) => fd,
     };
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
+    let flags =
+        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
     Ok(rustix::fs::openat(fd, path, flags, Mode::empty())?)
 }
 
@@ -58,7 +59,10 @@ pub fn read_dir(
             Ok(e) => {
                 let name = e.file_name();
                 if keep(name.to_bytes()) {
-                    entries.push(DirEntry { name: name.to_owned(), file_type: file_type_of(e.file_type()) });
+                    entries.push(DirEntry {
+                        name: name.to_owned(),
+                        file_type: file_type_of(e.file_type()),
+                    });
                 }
             }
             Err(e) => return (entries, Some(e.into())),

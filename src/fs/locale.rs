@@ -67,9 +67,7 @@ pub fn collation_key(name: &[u8]) -> Vec<u8> {
     let mut buf: Vec<u8> = vec![0; name.len() * 4 + 16];
     loop {
         // SAFETY: buf has buf.len() writable bytes; src is NUL-terminated.
-        let n = unsafe {
-            libc::strxfrm(buf.as_mut_ptr().cast(), src.as_ptr(), buf.len())
-        };
+        let n = unsafe { libc::strxfrm(buf.as_mut_ptr().cast(), src.as_ptr(), buf.len()) };
         if n < buf.len() {
             buf.truncate(n);
             return buf;

@@ -11,7 +11,9 @@ pub fn canonicalize(path: &[u8]) -> Vec<u8> {
     let mut abs = if path.first() == Some(&b'/') {
         Vec::new()
     } else {
-        std::env::current_dir().map(|d| d.into_os_string().into_vec()).unwrap_or_default()
+        std::env::current_dir()
+            .map(|d| d.into_os_string().into_vec())
+            .unwrap_or_default()
     };
     let mut links_followed = 0;
     while let Some(part) = todo.pop() {

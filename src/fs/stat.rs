@@ -162,17 +162,30 @@ fn at_flags(flags: StatFlags, empty_path: bool) -> AtFlags {
 }
 
 /// Stats `name` relative to `base`, asking for exactly `need`.
-pub fn stat_at(base: Base<'_>, name: &CStr, need: Need, flags: StatFlags) -> std::io::Result<Metadata> {
+pub fn stat_at(
+    base: Base<'_>,
+    name: &CStr,
+    need: Need,
+    flags: StatFlags,
+) -> std::io::Result<Metadata> {
     stat_impl(base.fd(), name, need, at_flags(flags, false))
 }
 
 /// Stats an open file descriptor itself (`AT_EMPTY_PATH`).
 pub fn stat_fd(fd: BorrowedFd<'_>, need: Need, dont_sync: bool) -> std::io::Result<Metadata> {
-    let flags = StatFlags { follow: true, dont_sync };
+    let flags = StatFlags {
+        follow: true,
+        dont_sync,
+    };
     stat_impl(fd, c"", need, at_flags(flags, true))
 }
 
-fn stat_impl(dirfd: BorrowedFd<'_>, name: &CStr, need: Need, at: AtFlags) -> std::io::Result<Metadata> {
+fn stat_impl(
+    dirfd: BorrowedFd<'_>,
+    name: &CStr,
+    need: Need,
+    at: AtFlags,
+) -> std::io::Result<Metadata> {
     if !STATX_MISSING.load(Ordering::Relaxed) {
         let mask = StatxFlags::from_bits_retain(need.0);
         match rustix::fs::statx(dirfd, name, at, mask) {
@@ -221,6 +234,8 @@ fn split_dev(dev: u64) -> (u32, u32) {
     (major as u32, minor as u32)
 }
 
+// The field types of `struct stat` differ between architectures.
+#[allow(clippy::unnecessary_cast)]
 fn from_stat(st: &rustix::fs::Stat) -> Metadata {
     let mode = st.st_mode as u32;
     Metadata {

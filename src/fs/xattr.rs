@@ -51,13 +51,23 @@ fn unsupported(e: Errno) -> bool {
 
 impl AclProbe {
     fn selinux_enabled(&mut self) -> bool {
-        *self.selinux.get_or_insert_with(|| rustix::fs::statfs("/sys/fs/selinux/enforce").is_ok())
+        *self
+            .selinux
+            .get_or_insert_with(|| rustix::fs::statfs("/sys/fs/selinux/enforce").is_ok())
     }
 
     /// The marker for `name` (relative to `dir`, or to the working
     /// directory). `dev` is the file's device, `is_dir` adds the default ACL.
-    pub fn marker(&mut self, dir: Option<BorrowedFd<'_>>, name: &[u8], dev: (u32, u32), is_dir: bool) -> AccessMarker {
-        let Some(path) = path_of(dir, name) else { return AccessMarker::None };
+    pub fn marker(
+        &mut self,
+        dir: Option<BorrowedFd<'_>>,
+        name: &[u8],
+        dev: (u32, u32),
+        is_dir: bool,
+    ) -> AccessMarker {
+        let Some(path) = path_of(dir, name) else {
+            return AccessMarker::None;
+        };
         if !self.no_acl_devices.contains(&dev) {
             let mut buf = [0u8; 256];
             match rustix::fs::lgetxattr(&path, ACL_ACCESS, &mut buf[..]) {
@@ -93,7 +103,12 @@ impl AclProbe {
 impl AclProbe {
     /// The SELinux context of `name` for `-Z`; None when there is none
     /// (GNU prints `?`).
-    pub fn context(&mut self, dir: Option<BorrowedFd<'_>>, name: &[u8], dev: (u32, u32)) -> Option<Vec<u8>> {
+    pub fn context(
+        &mut self,
+        dir: Option<BorrowedFd<'_>>,
+        name: &[u8],
+        dev: (u32, u32),
+    ) -> Option<Vec<u8>> {
         if !self.selinux_enabled() || self.no_context_devices.contains(&dev) {
             return None;
         }

@@ -123,7 +123,10 @@ mod tests {
 
     #[test]
     fn numbers_compare_numerically() {
-        assert_eq!(sorted(&["file10", "file2", "file1"]), ["file1", "file2", "file10"]);
+        assert_eq!(
+            sorted(&["file10", "file2", "file1"]),
+            ["file1", "file2", "file10"]
+        );
     }
 
     #[test]
@@ -138,6 +141,9 @@ mod tests {
 
     #[test]
     fn suffixes_are_compared_after_versions() {
-        assert_eq!(sorted(&["a-1.0.10.tar.gz", "a-1.0.tar.gz", "a-1.0.2.tar.gz"]), ["a-1.0.tar.gz", "a-1.0.2.tar.gz", "a-1.0.10.tar.gz"]);
+        assert_eq!(
+            sorted(&["a-1.0.10.tar.gz", "a-1.0.tar.gz", "a-1.0.2.tar.gz"]),
+            ["a-1.0.tar.gz", "a-1.0.2.tar.gz", "a-1.0.10.tar.gz"]
+        );
     }
 }

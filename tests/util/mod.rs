@@ -20,7 +20,8 @@ pub fn gnu() -> Option<PathBuf> {
     GNU.get_or_init(|| {
         let out = Command::new("/bin/ls").arg("--version").output().ok()?;
         let text = String::from_utf8_lossy(&out.stdout);
-        text.starts_with("ls (GNU coreutils) 9.1").then(|| PathBuf::from("/bin/ls"))
+        text.starts_with("ls (GNU coreutils) 9.1")
+            .then(|| PathBuf::from("/bin/ls"))
     })
     .clone()
 }
@@ -79,7 +80,11 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = Command::new("chmod").arg("-R").arg("u+rwx").arg(&self.0).status();
+        let _ = Command::new("chmod")
+            .arg("-R")
+            .arg("u+rwx")
+            .arg(&self.0)
+            .status();
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
@@ -87,8 +92,14 @@ impl Drop for TempDir {
 /// Sets atime and mtime without opening the file (it may be a fifo).
 pub fn set_mtime(path: &Path, secs: i64) {
     use rustix::fs::{utimensat, AtFlags, Timespec, Timestamps, CWD};
-    let t = Timespec { tv_sec: secs, tv_nsec: 0 };
-    let times = Timestamps { last_access: t, last_modification: t };
+    let t = Timespec {
+        tv_sec: secs,
+        tv_nsec: 0,
+    };
+    let times = Timestamps {
+        last_access: t,
+        last_modification: t,
+    };
     utimensat(CWD, path, &times, AtFlags::SYMLINK_NOFOLLOW).unwrap();
 }
 
@@ -102,7 +113,11 @@ pub struct Run {
 
 impl From<Output> for Run {
     fn from(o: Output) -> Run {
-        Run { stdout: o.stdout, stderr: o.stderr, status: o.status.code() }
+        Run {
+            stdout: o.stdout,
+            stderr: o.stderr,
+            status: o.status.code(),
+        }
     }
 }
 
@@ -110,7 +125,11 @@ impl From<Output> for Run {
 /// with a clean environment: `LC_ALL=C`, `TZ=UTC`, plus `env`.
 pub fn run(program: &Path, cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut cmd = Command::new(program);
-    cmd.current_dir(cwd).env_clear().env("LC_ALL", "C").env("TZ", "UTC").env("PATH", "/usr/bin:/bin");
+    cmd.current_dir(cwd)
+        .env_clear()
+        .env("LC_ALL", "C")
+        .env("TZ", "UTC")
+        .env("PATH", "/usr/bin:/bin");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -132,13 +151,23 @@ pub fn assert_same(what: &str, gnu: &Run, ours: &Run) {
         return;
     }
     let mut msg = format!("{what}: output differs from GNU ls\n");
-    for (label, a, b) in [("stdout", &gnu.stdout, &ours.stdout), ("stderr", &gnu.stderr, &ours.stderr)] {
+    for (label, a, b) in [
+        ("stdout", &gnu.stdout, &ours.stdout),
+        ("stderr", &gnu.stderr, &ours.stderr),
+    ] {
         if a != b {
-            msg.push_str(&format!("--- {label} (GNU)\n{}\n+++ {label} (ours)\n{}\n", show(a), show(b)));
+            msg.push_str(&format!(
+                "--- {label} (GNU)\n{}\n+++ {label} (ours)\n{}\n",
+                show(a),
+                show(b)
+            ));
         }
     }
     if gnu.status != ours.status {
-        msg.push_str(&format!("status: GNU {:?}, ours {:?}\n", gnu.status, ours.status));
+        msg.push_str(&format!(
+            "status: GNU {:?}, ours {:?}\n",
+            gnu.status, ours.status
+        ));
     }
     panic!("{msg}");
 }

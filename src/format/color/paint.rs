@@ -39,7 +39,10 @@ pub struct Painter<'t> {
 
 impl<'t> Painter<'t> {
     pub fn new(table: &'t ColorTable) -> Painter<'t> {
-        Painter { table, used: std::cell::Cell::new(false) }
+        Painter {
+            table,
+            used: std::cell::Cell::new(false),
+        }
     }
 
     /// Whether anything has been written (GNU's `used_color`).
