@@ -323,7 +323,7 @@ fn symlinks() {
 
 fn paint(t: &ColorTable, items: &[(Option<&str>, &str)]) -> String {
     let mut out = Vec::new();
-    let mut p = Painter::new(t);
+    let p = Painter::new(t);
     for (style, name) in items {
         p.entry_start(&mut out);
         p.write_name(&mut out, style.map(str::as_bytes), name.as_bytes(), 0, 80);
@@ -362,7 +362,7 @@ fn clear_to_eol() {
     let t = ColorTable::builtin();
     let run = |start: usize, name: &str, width: usize| {
         let mut out = Vec::new();
-        let mut p = Painter::new(&t);
+        let p = Painter::new(&t);
         p.write_name(&mut out, Some(b"01;34"), name.as_bytes(), start, width);
         out.ends_with(b"\x1b[K")
     };
@@ -374,7 +374,7 @@ fn clear_to_eol() {
     assert!(run(10, long, 25));
     let t = table("no=44");
     let mut out = Vec::new();
-    let mut p = Painter::new(&t);
+    let p = Painter::new(&t);
     for (style, name) in [
         (Some("01;34"), long),
         (Some("01;34"), "b"),
