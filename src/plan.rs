@@ -92,6 +92,11 @@ impl Plan {
             // -l prints `total`, which sums st_blocks.
             common |= Need::BLOCKS;
         }
+        if config.context || config.hyperlink {
+            // GNU stats every entry for these (its errors show it); the
+            // type is the cheapest field to ask for.
+            common |= Need::TYPE;
+        }
         match config.sort {
             SortKey::Size => common |= Need::SIZE,
             SortKey::Time => common |= time_need(config.time),
@@ -118,7 +123,11 @@ impl Plan {
             || config.color.is_some()
             || config.indicator != IndicatorStyle::None
             || config.group_directories_first;
-        let symlink_matters = follow_links || config.group_directories_first;
+        // With -L a symlink is only followed when something about the entry
+        // is printed or sorted by: a plain `ls -L` lists dangling links
+        // silently, as GNU does.
+        let stats_anything = need_type || by_type.iter().any(|n| !n.is_empty());
+        let symlink_matters = (follow_links && stats_anything) || config.group_directories_first;
         let mut link_target = Need::NONE;
         if let Some(colors) = &config.color {
             if colors.needs_link_target(long) {
@@ -135,7 +144,7 @@ impl Plan {
         if symlink_matters {
             *sym |= Need::TYPE;
         }
-        if follow_links {
+        if follow_links && stats_anything {
             // Following a link may reveal any type: ask for the union.
             let union = by_type.iter().fold(Need::TYPE, |a, &b| a | b);
             by_type[type_index(FileType::Symlink)] = union;

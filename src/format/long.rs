@@ -23,6 +23,8 @@ struct Row {
     owner: IdText,
     group: IdText,
     author: IdText,
+    /// `-Z`: the security context, `?` when there is none.
+    context: IdText,
     /// The size, or the device numbers of a special file.
     size: SizeText,
     time: Vec<u8>,
@@ -180,6 +182,7 @@ impl<'a> LongPrinter<'a> {
             } else {
                 IdText::Number(String::new())
             },
+            context: IdText::Name(e.context.clone().unwrap_or_else(|| b"?".to_vec())),
             size,
             time: time_text,
         }
@@ -236,6 +239,9 @@ impl<'a> LongPrinter<'a> {
             if self.config.long.author {
                 write_id(buf, &r.author, w.author);
             }
+            if self.config.context {
+                write_id(buf, &r.context, w.context);
+            }
             match &r.size {
                 SizeText::Plain(s) => pad_left(buf, s.as_bytes(), w.size),
                 SizeText::Device(major, minor) => {
@@ -286,6 +292,7 @@ struct Widths {
     owner: usize,
     group: usize,
     author: usize,
+    context: usize,
     size: usize,
     major: usize,
     minor: usize,
@@ -301,6 +308,7 @@ impl Widths {
             w.owner = w.owner.max(r.owner.width());
             w.group = w.group.max(r.group.width());
             w.author = w.author.max(r.author.width());
+            w.context = w.context.max(r.context.width());
             match &r.size {
                 SizeText::Plain(s) => {
                     w.size = w.size.max(crate::format::width::text_width(s.as_bytes()))
