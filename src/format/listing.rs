@@ -213,9 +213,15 @@ impl Printer<'_> {
         if dired {
             buf.extend_from_slice(b"  ");
         }
+        if let Some(h) = &self.names.hyperlink {
+            h.open(buf, path);
+        }
         let start = buf.len();
         self.names.quoter.for_heading().quote(path, buf);
         let end = buf.len();
+        if let Some(h) = &self.names.hyperlink {
+            h.close(buf);
+        }
         if dired {
             self.long.dired.record_subdir(base + start, base + end);
         }

@@ -73,6 +73,9 @@ pub struct Quoter {
     /// locale and clocale styles and force quotes in the shell and c-maybe
     /// styles.
     pub extra: u128,
+    /// Quoting a directory heading: GNU escapes spaces in file names in
+    /// the escape style, but not in headings.
+    pub heading: bool,
 }
 
 /// What quoting one name produced, beyond its bytes.
@@ -124,6 +127,7 @@ impl Quoter {
             hide_control_chars,
             utf8,
             extra: 0,
+            heading: false,
         }
     }
 
@@ -148,13 +152,17 @@ impl Quoter {
     pub fn for_heading(&self) -> Quoter {
         Quoter {
             extra: bit(b':'),
+            heading: true,
             ..self.clone()
         }
     }
 
     /// Appends the quoted form of `name` to `out`.
     pub fn quote(&self, name: &[u8], out: &mut Vec<u8>) -> Quoted {
-        let safe = styles::safe_bytes(self.style) & !self.extra;
+        let mut safe = styles::safe_bytes(self.style) & !self.extra;
+        if self.heading && self.style == QuotingStyle::Escape {
+            safe |= bit(b' ');
+        }
         if name.iter().all(|&b| b < 0x80 && safe & bit(b) != 0) {
             return self.quote_plain(name, out);
         }

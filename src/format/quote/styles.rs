@@ -81,7 +81,8 @@ pub(super) fn quote_into(q: &Quoter, name: &[u8], out: &mut Vec<u8>) -> bool {
             }
         }
         QuotingStyle::Escape => {
-            backslashed(name, b"", b"", q.extra | bit(b' '), q.utf8, out);
+            let space = if q.heading { 0 } else { bit(b' ') };
+            backslashed(name, b"", b"", q.extra | space, q.utf8, out);
             false
         }
         QuotingStyle::C | QuotingStyle::Locale | QuotingStyle::CLocale => {
