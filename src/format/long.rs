@@ -213,8 +213,10 @@ impl<'a> LongPrinter<'a> {
         let eol = if self.config.zero { 0 } else { b'\n' };
         for (e, r) in entries.iter().zip(&rows) {
             let buf = out.buffer();
-            let line_start = buf.len();
             names.entry_start(buf);
+            // Columns for the colour's clear-to-end-of-line rule count the
+            // line's text, not the escape sequences before it.
+            let line_start = buf.len();
             if self.config.dired && self.config.format == crate::config::Format::Long {
                 buf.extend_from_slice(b"  ");
             }
@@ -261,8 +263,7 @@ impl<'a> LongPrinter<'a> {
             if e.file_type == FileType::Symlink {
                 if let Some(target) = e.link.as_ref().and_then(|l| l.path.as_ref()) {
                     buf.extend_from_slice(b" -> ");
-                    let col = buf.len() - line_start;
-                    names.render_link_target(e, target, col, buf);
+                    names.render_link_target(e, target, col + r.width + 4, buf);
                 }
             }
             buf.push(eol);

@@ -185,7 +185,10 @@ impl<'a> NameRenderer<'a> {
         // In the long format a symlink whose target was read shows the
         // target's indicator after `-> target` instead of its own `@`.
         let shows_target = self.long && entry.link.as_ref().is_some_and(|l| l.path.is_some());
-        if !shows_target {
+        // A long-format line for a file that could not be stat'ed has no
+        // indicator: its type is not known for sure.
+        let unknown = self.long && entry.stat_failed;
+        if !shows_target && !unknown {
             if let Some(c) = indicator_char(self.indicator, entry.file_type, entry.mode()) {
                 out.push(c);
                 r.width += 1;
@@ -209,7 +212,9 @@ impl<'a> NameRenderer<'a> {
         let path = self.hyperlink.as_ref().map(|_| self.entry_path(entry));
         self.write_name(style, target, path.as_deref(), start_col, false, out);
         let meta = entry.link.as_ref().and_then(|l| l.meta.as_ref());
-        if let Some(m) = meta {
+        // `-p` marks directories only, never link targets.
+        let classifies = matches!(self.indicator, IndicatorStyle::Classify | IndicatorStyle::FileType);
+        if let Some(m) = meta.filter(|_| classifies) {
             if let Some(t) = m.file_type {
                 if let Some(c) = indicator_char(self.indicator, t, m.mode) {
                     out.push(c);
