@@ -9,6 +9,8 @@ pub struct Cell {
     pub bytes: Vec<u8>,
     /// Display width in columns (escape sequences excluded).
     pub width: usize,
+    /// Offset in `bytes` of the first colour escape, if any.
+    pub color_at: Option<usize>,
 }
 
 /// Every column is at least one character plus two spaces wide.
@@ -64,8 +66,16 @@ fn fit_columns(cells: &[Cell], line_width: usize, vertical: bool) -> Vec<usize> 
     widths.swap_remove(best - 1)
 }
 
-/// `-C`: rows of columns, filled top to bottom.
-pub fn vertical(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, tabsize: usize, eol: u8) {
+/// `-C`: rows of columns, filled top to bottom. `prelude` (the colours'
+/// one-time reset) goes before the first colour escape in output order.
+pub fn vertical(
+    out: &mut Vec<u8>,
+    cells: &[Cell],
+    line_width: usize,
+    tabsize: usize,
+    eol: u8,
+    mut prelude: Option<Vec<u8>>,
+) {
     if cells.is_empty() {
         return;
     }
@@ -78,7 +88,15 @@ pub fn vertical(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, tabsize: u
         let mut col = 0;
         loop {
             let cell = &cells[i];
-            out.extend_from_slice(&cell.bytes);
+            match (cell.color_at, &prelude) {
+                (Some(at), Some(p)) => {
+                    out.extend_from_slice(&cell.bytes[..at]);
+                    out.extend_from_slice(p);
+                    out.extend_from_slice(&cell.bytes[at..]);
+                    prelude = None;
+                }
+                _ => out.extend_from_slice(&cell.bytes),
+            }
             i += rows;
             if i >= cells.len() {
                 break;
@@ -177,7 +195,14 @@ mod tests {
     #[test]
     fn vertical_fills_columns_first() {
         let mut v = Vec::new();
-        vertical(&mut v, &cells(&["a", "b", "c", "d", "e"]), 8, 0, b'\n');
+        vertical(
+            &mut v,
+            &cells(&["a", "b", "c", "d", "e"]),
+            8,
+            0,
+            b'\n',
+            None,
+        );
         assert_eq!(String::from_utf8(v).unwrap(), "a  c  e\nb  d\n");
     }
 

@@ -96,7 +96,28 @@ impl<'a> Printer<'a> {
                 .print(out, entries, also_measured, &self.names, &blocks);
             return;
         }
+        // `-C` prints entries in another order than they are rendered: the
+        // colours' one-time reset is placed by the layout instead.
+        let painter = self
+            .names
+            .painter
+            .as_ref()
+            .filter(|p| !p.used() && self.config.format == Format::Vertical);
+        let prelude = painter.map(|p| {
+            p.set_used(true);
+            p.reset_sequence()
+        });
         let cells = self.cells(entries, also_measured);
+        let prelude = match (prelude, cells.iter().any(|c| c.color_at.is_some())) {
+            (Some(p), true) => Some(p),
+            (Some(_), false) => {
+                if let Some(p) = &self.names.painter {
+                    p.set_used(false);
+                }
+                None
+            }
+            (None, _) => None,
+        };
         let buf = out.buffer();
         let eol = self.eol();
         let width = self.config.width;
@@ -104,7 +125,7 @@ impl<'a> Printer<'a> {
         let tabsize = if width == 0 { 0 } else { self.config.tabsize };
         match self.config.format {
             Format::OneLine | Format::Long => columns::one_per_line(buf, &cells, eol),
-            Format::Vertical => columns::vertical(buf, &cells, width, tabsize, eol),
+            Format::Vertical => columns::vertical(buf, &cells, width, tabsize, eol, prelude),
             Format::Horizontal => columns::horizontal(buf, &cells, width, tabsize, eol),
             Format::Commas => columns::commas(buf, &cells, width, eol),
         }
@@ -164,7 +185,7 @@ impl<'a> Printer<'a> {
             .enumerate()
             .map(|(i, e)| {
                 let mut cell = Cell::default();
-                self.names.entry_start(&mut cell.bytes);
+                cell.color_at = self.names.entry_start(&mut cell.bytes);
                 let prefix = cell.bytes.len();
                 if let Some(ino) = inodes.get(i) {
                     pad_left(&mut cell.bytes, ino.as_bytes(), inode_width);
@@ -182,7 +203,9 @@ impl<'a> Printer<'a> {
                     cell.bytes.push(b' ');
                 }
                 cell.width = cell.bytes.len() - prefix;
-                cell.width += self.names.render(e, 0, &mut cell.bytes).width;
+                let r = self.names.render(e, 0, &mut cell.bytes);
+                cell.width += r.width;
+                cell.color_at = cell.color_at.or(r.color_at);
                 cell
             })
             .collect()

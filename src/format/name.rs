@@ -43,6 +43,8 @@ pub struct Rendered {
     /// Byte range of the quoted name itself (for `--dired`).
     pub name_start: usize,
     pub name_end: usize,
+    /// Where the first colour escape was written, if any.
+    pub color_at: Option<usize>,
 }
 
 /// Renders names for one listing.
@@ -143,15 +145,19 @@ impl<'a> NameRenderer<'a> {
             width: width + quoted.width,
             name_start,
             name_end,
+            color_at,
         }
     }
 
     /// Marks the start of an entry (GNU colours the whole entry with `no`
     /// when that is set).
-    pub fn entry_start(&self, out: &mut Vec<u8>) {
+    /// Returns where a colour escape was written, if one was.
+    pub fn entry_start(&self, out: &mut Vec<u8>) -> Option<usize> {
+        let before = out.len();
         if let Some(p) = &self.painter {
             p.entry_start(out);
         }
+        (out.len() > before).then_some(before)
     }
 
     /// Writes what the colours need after all output.
@@ -213,7 +219,10 @@ impl<'a> NameRenderer<'a> {
         self.write_name(style, target, path.as_deref(), start_col, false, out);
         let meta = entry.link.as_ref().and_then(|l| l.meta.as_ref());
         // `-p` marks directories only, never link targets.
-        let classifies = matches!(self.indicator, IndicatorStyle::Classify | IndicatorStyle::FileType);
+        let classifies = matches!(
+            self.indicator,
+            IndicatorStyle::Classify | IndicatorStyle::FileType
+        );
         if let Some(m) = meta.filter(|_| classifies) {
             if let Some(t) = m.file_type {
                 if let Some(c) = indicator_char(self.indicator, t, m.mode) {

@@ -76,6 +76,23 @@ impl<'t> Painter<'t> {
         }
     }
 
+    /// Marks the one-time reset as written (or not). Layouts that print
+    /// entries in another order than they were rendered (`-C`) suspend it
+    /// while rendering and insert [`Painter::reset_sequence`] themselves
+    /// before the first coloured entry they print.
+    pub fn set_used(&self, used: bool) {
+        self.used.set(used);
+    }
+
+    /// The reset GNU writes before its first colour sequence.
+    pub fn reset_sequence(&self) -> Vec<u8> {
+        let was = self.used.replace(true);
+        let mut seq = Vec::new();
+        self.reset(&mut seq);
+        self.used.set(was);
+        seq
+    }
+
     /// Start of an entry: `lc no rc` when `no` is coloured.
     pub fn entry_start(&self, out: &mut Vec<u8>) {
         if self.table.is_colored(Ind::No) {
