@@ -119,10 +119,12 @@ impl<'a> NameRenderer<'a> {
             out.push(b' ');
             width += 1;
         }
+        let before = out.len();
         let open = self
             .painter
             .as_ref()
             .is_some_and(|p| p.name_start(out, style));
+        let color_at = (out.len() > before).then_some(before);
         if let (Some(h), Some(p)) = (&self.hyperlink, link_path) {
             h.open(out, p);
         }
