@@ -34,7 +34,9 @@ impl Dired {
     /// Prints the trailer: `//DIRED//`, `//SUBDIRED//` (when headings were
     /// printed) and `//DIRED-OPTIONS//`.
     pub fn finish(&self, out: &mut Output, quoting_style_name: &str) {
-        write_offsets(out, b"//DIRED//", &self.names);
+        if !self.names.is_empty() {
+            write_offsets(out, b"//DIRED//", &self.names);
+        }
         if !self.subdirs.is_empty() {
             write_offsets(out, b"//SUBDIRED//", &self.subdirs);
         }

@@ -246,7 +246,10 @@ impl Printer<'_> {
             h.close(buf);
         }
         if dired {
-            self.long.dired.record_subdir(base + start, base + end);
+            let escapes = self.names.escapes_written();
+            self.long
+                .dired
+                .record_subdir(base + start - escapes, base + end - escapes);
         }
         buf.push(b':');
         buf.push(b'\n');

@@ -45,6 +45,9 @@ pub struct Rendered {
     pub name_end: usize,
     /// Where the first colour escape was written, if any.
     pub color_at: Option<usize>,
+    /// Colour escape bytes written in the whole output before the name
+    /// (dired offsets do not count them).
+    pub escapes_before: usize,
 }
 
 /// Renders names for one listing.
@@ -125,6 +128,7 @@ impl<'a> NameRenderer<'a> {
             .as_ref()
             .is_some_and(|p| p.name_start(out, style));
         let color_at = (out.len() > before).then_some(before);
+        let escapes_before = self.escapes_written();
         if let (Some(h), Some(p)) = (&self.hyperlink, link_path) {
             h.open(out, p);
         }
@@ -148,6 +152,7 @@ impl<'a> NameRenderer<'a> {
             name_start,
             name_end,
             color_at,
+            escapes_before,
         }
     }
 
@@ -160,6 +165,11 @@ impl<'a> NameRenderer<'a> {
             p.entry_start(out);
         }
         (out.len() > before).then_some(before)
+    }
+
+    /// Colour escape bytes written so far in the whole output.
+    pub fn escapes_written(&self) -> usize {
+        self.painter.as_ref().map_or(0, |p| p.written())
     }
 
     /// Writes what the colours need after all output.

@@ -35,6 +35,8 @@ use super::{ColorTable, Ind};
 pub struct Painter<'t> {
     table: &'t ColorTable,
     used: std::cell::Cell<bool>,
+    /// Escape bytes written so far (GNU's dired offsets leave them out).
+    written: std::cell::Cell<usize>,
 }
 
 impl<'t> Painter<'t> {
@@ -42,6 +44,7 @@ impl<'t> Painter<'t> {
         Painter {
             table,
             used: std::cell::Cell::new(false),
+            written: std::cell::Cell::new(0),
         }
     }
 
@@ -58,6 +61,7 @@ impl<'t> Painter<'t> {
             self.reset(out);
         }
         out.extend_from_slice(bytes);
+        self.written.set(self.written.get() + bytes.len());
     }
 
     fn put_ind(&self, out: &mut Vec<u8>, ind: Ind) {
@@ -87,10 +91,17 @@ impl<'t> Painter<'t> {
     /// The reset GNU writes before its first colour sequence.
     pub fn reset_sequence(&self) -> Vec<u8> {
         let was = self.used.replace(true);
+        let count = self.written.get();
         let mut seq = Vec::new();
         self.reset(&mut seq);
         self.used.set(was);
+        self.written.set(count);
         seq
+    }
+
+    /// Escape bytes written so far.
+    pub fn written(&self) -> usize {
+        self.written.get()
     }
 
     /// Start of an entry: `lc no rc` when `no` is coloured.
