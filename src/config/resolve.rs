@@ -15,7 +15,7 @@ use crate::cli::{self, args};
 use crate::format::color::ColorTable;
 use crate::format::quote::{quote_locale, QuotingStyle};
 use crate::format::size::{BlockSizeError, SizeFormat};
-use crate::format::time::{parse_time_style, TimeStyle};
+use crate::format::time::{parse_time_style_utf8, TimeStyle};
 use crate::fs::locale::LocaleInfo;
 
 /// Everything besides argv that the configuration depends on, so that
@@ -318,10 +318,12 @@ fn long_time_style(sw: &Switches, env: &Environment, io: &mut Streams) -> Result
         Some(s) => s.as_bytes().to_vec(),
         None => env.get("TIME_STYLE").unwrap_or_else(|| b"locale".to_vec()),
     };
-    parse_time_style(&style, env.locale.time_posix).map_err(|e| {
+    parse_time_style_utf8(&style, env.locale.time_posix, env.locale.utf8).map_err(|e| {
         let msg = e.to_string();
         io.warn(msg.trim_end_matches('\n').as_bytes());
-        io.try_help();
+        if e.wants_try_line() {
+            io.try_help();
+        }
         2
     })
 }
