@@ -409,13 +409,13 @@ const BAD_NEEDS_MODULES: &[Case] = &[
 ];
 
 #[test]
-#[ignore = "needs the size, time and colour modules"]
+
 fn module_diagnostics_match_gnu_ls() {
     compare_with_gnu(BAD_NEEDS_MODULES, "C", C_LOCALE);
 }
 
 #[test]
-#[ignore = "needs quote_locale"]
+
 fn utf8_diagnostics_match_gnu_ls() {
     let utf8 = LocaleInfo {
         utf8: true,

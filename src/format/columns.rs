@@ -178,6 +178,7 @@ mod tests {
             .map(|n| Cell {
                 bytes: n.as_bytes().to_vec(),
                 width: n.len(),
+                color_at: None,
             })
             .collect()
     }

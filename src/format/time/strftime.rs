@@ -447,7 +447,8 @@ fn nanos(spec: &Spec, nsec: u32, out: &mut Vec<u8>) {
     let all = all.get(1..).unwrap_or(b"");
     let w = spec.width.filter(|w| *w > 0).unwrap_or(9);
     let mut d = &all[..w.min(9)];
-    let trim = spec.pad == Some(b'_') || (spec.pad == Some(b'-') && spec.width.is_some());
+    // ls (unlike date) trims trailing zeros for `%-N` even without a width.
+    let trim = spec.pad == Some(b'_') || spec.pad == Some(b'-');
     if trim {
         while d.len() > 1 && d.last() == Some(&b'0') {
             d = &d[..d.len() - 1];
