@@ -8,8 +8,13 @@
 
 use std::io::{self, Write};
 
+use crate::fs::signals::{self, Pending};
+
 pub struct Output {
     buf: Vec<u8>,
+    /// With colours on: whether a colour was written (shared with the
+    /// painter) and what restores the terminal if a signal interrupts us.
+    color_restore: Option<(std::rc::Rc<std::cell::Cell<bool>>, Vec<u8>)>,
     /// Bytes handed to `write` so far plus those buffered: the dired offset.
     written: usize,
     error: Option<io::Error>,
@@ -27,6 +32,7 @@ impl Output {
     pub fn new() -> Output {
         Output {
             buf: Vec::with_capacity(CAPACITY),
+            color_restore: None,
             written: 0,
             error: None,
         }
@@ -46,6 +52,39 @@ impl Output {
         self.buf.extend_from_slice(bytes);
         if self.buf.len() >= CAPACITY {
             self.flush();
+        }
+        self.process_signals();
+    }
+
+    /// Colours are on: catch interrupting signals and restore the
+    /// terminal's colour (once any was written) before acting on them.
+    pub fn restore_color_on_signals(
+        &mut self,
+        used: std::rc::Rc<std::cell::Cell<bool>>,
+        restore: Vec<u8>,
+    ) {
+        self.color_restore = Some((used, restore));
+        signals::catch_for_color_restore();
+    }
+
+    /// Acts on signals caught since the last call, GNU's way: what was
+    /// produced so far is written, then the colour reset, then the signal
+    /// takes its default action (for SIGTSTP: stop, and go on when
+    /// continued).
+    fn process_signals(&mut self) {
+        if !signals::any_pending() {
+            return;
+        }
+        let Some((used, restore)) = &self.color_restore else {
+            return;
+        };
+        let (used, restore) = (used.clone(), restore.clone());
+        while let Pending::Signal(sig) = signals::take_pending() {
+            if used.get() {
+                self.buf.extend_from_slice(&restore);
+            }
+            self.flush();
+            signals::deliver(sig);
         }
     }
 

@@ -75,6 +75,10 @@ impl<'a> Walker<'a> {
     /// first (errors reported in command-line order), then the non-directory
     /// operands are printed as one sorted batch, then each directory.
     pub fn run(&mut self, operands: &[OsString]) {
+        if let Some(p) = &self.printer.names.painter {
+            self.out
+                .restore_color_on_signals(p.used_flag(), p.restore_sequence());
+        }
         let implicit_dot = operands.is_empty();
         let dot = [OsString::from(".")];
         let operands = if implicit_dot { &dot[..] } else { operands };

@@ -34,7 +34,7 @@ use super::{ColorTable, Ind};
 #[derive(Clone, Debug)]
 pub struct Painter<'t> {
     table: &'t ColorTable,
-    used: std::cell::Cell<bool>,
+    used: std::rc::Rc<std::cell::Cell<bool>>,
     /// Escape bytes written so far (GNU's dired offsets leave them out).
     written: std::cell::Cell<usize>,
 }
@@ -43,7 +43,7 @@ impl<'t> Painter<'t> {
     pub fn new(table: &'t ColorTable) -> Painter<'t> {
         Painter {
             table,
-            used: std::cell::Cell::new(false),
+            used: std::rc::Rc::new(std::cell::Cell::new(false)),
             written: std::cell::Cell::new(0),
         }
     }
@@ -97,6 +97,12 @@ impl<'t> Painter<'t> {
         self.used.set(was);
         self.written.set(count);
         seq
+    }
+
+    /// The flag telling whether any colour was written (for the signal
+    /// handling in `output`).
+    pub fn used_flag(&self) -> std::rc::Rc<std::cell::Cell<bool>> {
+        std::rc::Rc::clone(&self.used)
     }
 
     /// Escape bytes written so far.
@@ -175,5 +181,14 @@ impl<'t> Painter<'t> {
             self.put_ind(out, Ind::Lc);
             self.put_ind(out, Ind::Rc);
         }
+    }
+
+    /// What GNU writes to leave the terminal's default colour when a
+    /// signal interrupts coloured output: `lc rc`.
+    pub fn restore_sequence(&self) -> Vec<u8> {
+        let t = self.table;
+        let mut seq = t.get(Ind::Lc).unwrap_or_default().to_vec();
+        seq.extend_from_slice(t.get(Ind::Rc).unwrap_or_default());
+        seq
     }
 }
