@@ -8,18 +8,21 @@ use std::process::Command;
 use util::{gnu, ours, TempDir};
 
 fn deep_chain(levels: usize) -> TempDir {
+    use rustix::fs::{mkdirat, openat, Mode, OFlags, CWD};
     let t = TempDir::new("deep");
-    // Built relative to each new level: the full path would be too long.
-    let script = format!(
-        "cd '{}' && for i in $(seq {levels}); do mkdir d && cd d || exit 1; done",
-        t.path().display()
-    );
-    assert!(Command::new("bash")
-        .arg("-c")
-        .arg(script)
-        .status()
-        .unwrap()
-        .success());
+    // Built through directory descriptors: the full path is too long for
+    // the kernel after about 2 000 levels.
+    let mut fd = openat(
+        CWD,
+        t.path(),
+        OFlags::DIRECTORY | OFlags::RDONLY,
+        Mode::empty(),
+    )
+    .unwrap();
+    for _ in 0..levels {
+        mkdirat(&fd, "d", Mode::from_raw_mode(0o755)).unwrap();
+        fd = openat(&fd, "d", OFlags::DIRECTORY | OFlags::RDONLY, Mode::empty()).unwrap();
+    }
     t
 }
 
