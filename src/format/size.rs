@@ -112,10 +112,32 @@ impl SizeFormat {
             Kind::Human { base } => human(bytes, u128::from(*base)),
             Kind::Blocks { size, suffix } => {
                 let n = bytes.div_ceil(u128::from((*size).max(1)));
-                format!("{n}{suffix}")
+                if self.group {
+                    format!("{}{suffix}", grouped(n))
+                } else {
+                    format!("{n}{suffix}")
+                }
             }
         }
     }
+}
+
+/// `n` with the locale's thousands separator (none in C).
+fn grouped(n: u128) -> String {
+    let (sep, size) = crate::fs::locale::thousands_grouping();
+    let digits = n.to_string();
+    if sep.is_empty() || *size == 0 {
+        return digits;
+    }
+    let sep = String::from_utf8_lossy(sep);
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % size == 0 {
+            out.push_str(&sep);
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A human-readable size: below `base` the plain number; else one
