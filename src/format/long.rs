@@ -216,7 +216,7 @@ impl<'a> LongPrinter<'a> {
             names.entry_start(buf);
             // Columns for the colour's clear-to-end-of-line rule count the
             // line's text, not the escape sequences before it.
-            let line_start = buf.len();
+            let mut line_start = buf.len();
             if self.config.dired && self.config.format == crate::config::Format::Long {
                 buf.extend_from_slice(b"  ");
             }
@@ -243,6 +243,12 @@ impl<'a> LongPrinter<'a> {
             }
             if self.config.context {
                 write_id(buf, &r.context, w.context);
+            }
+            let long = &self.config.long;
+            if long.owner || long.group || long.author || self.config.context {
+                // GNU measures the colour's clear-to-end-of-line column from
+                // after the owner columns (its line buffer restarts there).
+                line_start = buf.len();
             }
             match &r.size {
                 SizeText::Plain(s) => pad_left(buf, s.as_bytes(), w.size),
