@@ -92,11 +92,18 @@ pub(super) fn funky(input: &[u8], mut pos: usize, equals_end: bool) -> Option<(V
             Some(b'^') => {
                 let c = input.get(pos + 1).copied()?;
                 match c {
-                    b'@'..=b'~' => out.push(c & 0x1f),
-                    b'?' => out.push(0x7f),
+                    b'@'..=b'~' => {
+                        out.push(c & 0x1f);
+                        pos += 2;
+                    }
+                    // GNU writes DEL for `^?` but leaves the `?` to be read
+                    // again as a plain character.
+                    b'?' => {
+                        out.push(0x7f);
+                        pos += 1;
+                    }
                     _ => return None,
                 }
-                pos += 2;
             }
             Some(c) => {
                 out.push(c);
