@@ -195,6 +195,7 @@ impl TimeFormatter {
     /// For `style`, the zone from `TZ` (as glibc reads it) and the
     /// current time.
     pub fn new(style: &TimeStyle) -> TimeFormatter {
+        strftime::use_locale_formats(crate::fs::locale::time_formats());
         let mut f = TimeFormatter::with(style, Zone::from_env(), current_time());
         f.live = true;
         f

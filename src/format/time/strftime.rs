@@ -367,6 +367,16 @@ fn hour12(h: u8) -> i64 {
 /// flags, then upper-cased under `^` and padded as a whole.
 fn composite(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
     let start = out.len();
+    if let Some(fmt) = locale_format(spec.conv) {
+        let depth = LOCALE_DEPTH.with(|d| d.get());
+        if depth < 2 {
+            LOCALE_DEPTH.with(|d| d.set(depth + 1));
+            fmt.render(t, zone, out);
+            LOCALE_DEPTH.with(|d| d.set(depth));
+            finish_text(out, start, spec, spec.upper, false);
+            return;
+        }
+    }
     let p = Spec::plain;
     match spec.conv {
         b'c' => {
@@ -569,5 +579,40 @@ fn small_number(conv: u8, t: &BrokenDown) -> (i64, usize, u8) {
         b'U' => (t.week_sunday(), 2, b'0'),
         b'W' => (t.week_monday(), 2, b'0'),
         _ => (t.iso_week().1, 2, b'0'),
+    }
+}
+
+/// The locale's own `%c`/`%x`/`%X`/`%r` formats, parsed once; unset (the
+/// C formats) unless [`use_locale_formats`] was called.
+static LOCALE_FORMATS: std::sync::OnceLock<Option<[Format; 4]>> = std::sync::OnceLock::new();
+
+/// Makes `%c`, `%x`, `%X` and `%r` follow LC_TIME (en_US: `%x` is
+/// `%m/%d/%Y`, `%X` is `%r`).
+pub fn use_locale_formats(formats: Option<crate::fs::locale::TimeFormats>) {
+    let parsed = formats.map(|f| {
+        [
+            Format::parse(&f.date_time),
+            Format::parse(&f.date),
+            Format::parse(&f.time),
+            Format::parse(&f.time_ampm),
+        ]
+    });
+    let _ = LOCALE_FORMATS.set(parsed);
+}
+
+thread_local! {
+    /// Nesting of locale formats: a locale whose `%r` says `%r` again must
+    /// not recurse forever; past two levels the C formats are used.
+    static LOCALE_DEPTH: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+fn locale_format(conv: u8) -> Option<&'static Format> {
+    let formats = LOCALE_FORMATS.get()?.as_ref()?;
+    match conv {
+        b'c' => Some(&formats[0]),
+        b'x' => Some(&formats[1]),
+        b'X' => Some(&formats[2]),
+        b'r' => Some(&formats[3]),
+        _ => None,
     }
 }
