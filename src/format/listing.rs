@@ -14,7 +14,8 @@ use crate::output::Output;
 pub struct Printer<'a> {
     pub config: &'a Config,
     pub names: NameRenderer<'a>,
-    pub long: LongPrinter<'a>,
+    /// Only built for the long format (it loads the time zone).
+    pub long: Option<LongPrinter<'a>>,
     scratch: Vec<u8>,
 }
 
@@ -29,7 +30,7 @@ impl<'a> Printer<'a> {
         Printer {
             config,
             names: NameRenderer::new(config),
-            long: LongPrinter::new(config),
+            long: (config.format == Format::Long).then(|| LongPrinter::new(config)),
             scratch: Vec::new(),
         }
     }
@@ -89,11 +90,10 @@ impl<'a> Printer<'a> {
         also_measured: &[Entry],
     ) {
         self.names.align_quotes = self.needs_quote_alignment(entries);
-        if self.config.format == Format::Long {
+        if let Some(long) = &mut self.long {
             let config = self.config;
             let blocks = |e: &Entry| block_text(config, e);
-            self.long
-                .print(out, entries, also_measured, &self.names, &blocks);
+            long.print(out, entries, also_measured, &self.names, &blocks);
             return;
         }
         // `-C` prints entries in another order than they are rendered: the
@@ -245,10 +245,9 @@ impl Printer<'_> {
         if let Some(h) = &self.names.hyperlink {
             h.close(buf);
         }
-        if dired {
+        if let (true, Some(long)) = (dired, &mut self.long) {
             let escapes = self.names.escapes_written();
-            self.long
-                .dired
+            long.dired
                 .record_subdir(base + start - escapes, base + end - escapes);
         }
         buf.push(b':');
@@ -258,16 +257,16 @@ impl Printer<'_> {
 }
 
 impl Printer<'_> {
-    /// The `--dired` trailer, after everything else.
     /// `--dired` is in effect (GNU ignores it outside the long format).
     fn dired(&self) -> bool {
         self.config.dired && self.config.format == Format::Long
     }
 
+    /// The `--dired` trailer, after everything else.
     pub fn finish(&mut self, out: &mut Output) {
-        if self.dired() {
+        if let (true, Some(long)) = (self.dired(), &self.long) {
             let style = crate::format::dired::style_name(self.config.quoting);
-            self.long.dired.finish(out, style);
+            long.dired.finish(out, style);
         }
     }
 }

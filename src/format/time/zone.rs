@@ -52,9 +52,14 @@ impl Zone {
     /// The zone for a `TZ` value (`None` when unset).
     pub fn from_tz(tz: Option<&[u8]>, tzdir: Option<&std::ffi::OsStr>) -> Zone {
         let Some(value) = tz else {
-            return TimeZone::try_system()
+            // Like glibc: the zone file at /etc/localtime, read directly
+            // (asking jiff for the "system" zone indexes the whole tz
+            // database first, dozens of directory reads per run).
+            return std::fs::read("/etc/localtime")
+                .ok()
+                .and_then(|data| TimeZone::tzif("localtime", &data).ok())
                 .map(Zone::Tz)
-                .unwrap_or_else(|_| Zone::utc());
+                .unwrap_or_else(Zone::utc);
         };
         let name = value.strip_prefix(b":").unwrap_or(value);
         if name.is_empty() {
