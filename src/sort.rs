@@ -21,8 +21,9 @@ pub use version::filevercmp;
 struct Keys {
     dir_first: bool,
     primary: Primary,
-    /// Collation key of the name (strxfrm), or the raw bytes in C.
-    name: Vec<u8>,
+    /// Collation key of the name (strxfrm); None in byte order, where the
+    /// name itself is compared.
+    name: Option<Vec<u8>>,
 }
 
 enum Primary {
@@ -62,37 +63,34 @@ pub fn sort_entries(
         return;
     }
     let time_field = config.time;
-    let mut keyed: Vec<(Keys, Entry)> = entries
-        .drain(..)
+    let keys: Vec<Keys> = entries
+        .iter()
         .map(|e| {
             let meta = e.meta.as_ref();
             let primary = match config.sort {
                 SortKey::Size => Primary::Size(meta.and_then(|m| m.size).unwrap_or(0)),
-                SortKey::Time => Primary::Time(
-                    meta.and_then(|m| time_of(m, time_field))
-                        .unwrap_or_default(),
-                ),
-                SortKey::Extension => {
-                    Primary::Extension(collate(extension(e.name_bytes()), collate_bytes))
-                }
-                SortKey::Width => Primary::Width(width_of(&e)),
+                SortKey::Time => Primary::Time(meta.and_then(|m| time_of(m, time_field)).unwrap_or_default()),
+                SortKey::Extension => Primary::Extension(collate(extension(e.name_bytes()), collate_bytes)),
+                SortKey::Width => Primary::Width(width_of(e)),
                 _ => Primary::None,
             };
+            // In byte order the name itself is the key: no copy.
             let name = match config.sort {
-                SortKey::Version | SortKey::None => Vec::new(),
-                _ => collate(e.name_bytes(), collate_bytes),
+                SortKey::Version | SortKey::None => None,
+                _ if collate_bytes => None,
+                _ => Some(locale::collation_key(e.name_bytes())),
             };
-            let keys = Keys {
-                dir_first: config.group_directories_first && e.is_dir_like(),
-                primary,
-                name,
-            };
-            (keys, e)
+            Keys { dir_first: config.group_directories_first && e.is_dir_like(), primary, name }
         })
         .collect();
     let sort = config.sort;
     let reverse = config.reverse;
-    let cmp = |a: &(Keys, Entry), b: &(Keys, Entry)| -> Ordering {
+    // Entries are large: sort their indices, then move each entry once.
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    let keyed = |i: usize| (&keys[i], &entries[i]);
+    // A stable sort, like GNU's merge sort.
+    order.sort_by(|&i, &j| {
+        let (a, b) = (keyed(i), keyed(j));
         let group = b.0.dir_first.cmp(&a.0.dir_first);
         if group != Ordering::Equal {
             return group;
@@ -103,14 +101,16 @@ pub fn sort_entries(
         } else {
             ord
         }
-    };
-    // A stable sort, like GNU's merge sort.
-    keyed.sort_by(cmp);
-    entries.extend(keyed.into_iter().map(|(_, e)| e));
+    });
+    let mut slots: Vec<Option<Entry>> = entries.drain(..).map(Some).collect();
+    entries.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
 
-fn compare(sort: SortKey, a: &(Keys, Entry), b: &(Keys, Entry)) -> Ordering {
-    let by_name = || a.0.name.cmp(&b.0.name);
+fn compare(sort: SortKey, a: (&Keys, &Entry), b: (&Keys, &Entry)) -> Ordering {
+    let by_name = || match (&a.0.name, &b.0.name) {
+        (Some(x), Some(y)) => x.cmp(y),
+        _ => a.1.name_bytes().cmp(b.1.name_bytes()),
+    };
     match (&a.0.primary, &b.0.primary) {
         (Primary::Size(x), Primary::Size(y)) => y.cmp(x).then_with(by_name),
         (Primary::Time(x), Primary::Time(y)) => y.cmp(x).then_with(by_name),
