@@ -25,11 +25,11 @@ pub struct Entry {
     /// Type from d_type or stat; `Unknown` when neither was needed.
     pub file_type: FileType,
     /// Metadata when the plan asked for some and the stat succeeded.
-    pub meta: Option<Metadata>,
+    pub meta: Option<Box<Metadata>>,
     /// The stat the plan asked for failed (GNU prints `?` columns).
     pub stat_failed: bool,
     /// For symlinks, when the plan reads or stats targets.
-    pub link: Option<LinkTarget>,
+    pub link: Option<Box<LinkTarget>>,
     /// A command-line operand (affects GNU's error statuses and `-F`).
     pub operand: bool,
     /// ACL / security context marker for the long format.

@@ -183,7 +183,7 @@ impl<'a> Walker<'a> {
             }
         };
         let mut entry = Entry::new(name, meta.file_type.unwrap_or(FileType::Unknown));
-        entry.meta = Some(meta);
+        entry.meta = Some(Box::new(meta));
         entry.operand = true;
         self.complete_link(Base::Cwd, &mut entry);
         self.probe_xattrs(None, &mut entry);
@@ -243,7 +243,7 @@ impl<'a> Walker<'a> {
                 Err(_) => link.broken = true,
             }
         }
-        entry.link = Some(link);
+        entry.link = Some(Box::new(link));
     }
 
     /// Lists one directory and queues its subdirectories with `-R`.
@@ -369,7 +369,7 @@ impl<'a> Walker<'a> {
                 if let Some(t) = meta.file_type {
                     entry.file_type = t;
                 }
-                entry.meta = Some(meta);
+                entry.meta = Some(Box::new(meta));
             }
             Err(err) => {
                 entry.stat_failed = true;
