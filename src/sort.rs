@@ -102,8 +102,25 @@ pub fn sort_entries(
             ord
         }
     });
-    let mut slots: Vec<Option<Entry>> = entries.drain(..).map(Some).collect();
-    entries.extend(order.into_iter().filter_map(|i| slots[i].take()));
+    apply_permutation(entries, order);
+}
+
+/// Reorders `items` so that position `i` receives the item that was at
+/// `order[i]`, in place (cycle by cycle, no second vector of entries).
+fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>) {
+    const DONE: usize = usize::MAX;
+    for start in 0..items.len() {
+        let mut j = start;
+        while order[j] != DONE {
+            let k = order[j];
+            order[j] = DONE;
+            if k == start {
+                break;
+            }
+            items.swap(j, k);
+            j = k;
+        }
+    }
 }
 
 fn compare(sort: SortKey, a: (&Keys, &Entry), b: (&Keys, &Entry)) -> Ordering {
@@ -121,5 +138,19 @@ fn compare(sort: SortKey, a: (&Keys, &Entry), b: (&Keys, &Entry)) -> Ordering {
             filevercmp(x, y).then_with(|| x.cmp(y))
         }
         _ => by_name(),
+    }
+}
+
+#[cfg(test)]
+mod permutation_tests {
+    #[test]
+    fn applies_any_permutation() {
+        let orders: [&[usize]; 4] = [&[0, 1, 2, 3], &[3, 2, 1, 0], &[1, 2, 3, 0], &[2, 0, 3, 1]];
+        for order in orders {
+            let mut items: Vec<usize> = (10..14).collect();
+            super::apply_permutation(&mut items, order.to_vec());
+            let want: Vec<usize> = order.iter().map(|&i| 10 + i).collect();
+            assert_eq!(items, want, "{order:?}");
+        }
     }
 }

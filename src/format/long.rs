@@ -265,9 +265,10 @@ impl<'a> LongPrinter<'a> {
             let buf = out.buffer();
             let col = buf.len() - line_start;
             let r = names.render(e, col, buf);
-            let start = base + r.name_start - r.escapes_before;
-            self.dired
-                .record(start, start + (r.name_end - r.name_start));
+            if self.config.dired {
+                let start = base + r.name_start - r.escapes_before;
+                self.dired.record(start, start + (r.name_end - r.name_start));
+            }
             if e.file_type == FileType::Symlink {
                 if let Some(target) = e.link.as_ref().and_then(|l| l.path.as_ref()) {
                     buf.extend_from_slice(b" -> ");
