@@ -69,8 +69,13 @@ pub fn sort_entries(
             let meta = e.meta.as_ref();
             let primary = match config.sort {
                 SortKey::Size => Primary::Size(meta.and_then(|m| m.size).unwrap_or(0)),
-                SortKey::Time => Primary::Time(meta.and_then(|m| time_of(m, time_field)).unwrap_or_default()),
-                SortKey::Extension => Primary::Extension(collate(extension(e.name_bytes()), collate_bytes)),
+                SortKey::Time => Primary::Time(
+                    meta.and_then(|m| time_of(m, time_field))
+                        .unwrap_or_default(),
+                ),
+                SortKey::Extension => {
+                    Primary::Extension(collate(extension(e.name_bytes()), collate_bytes))
+                }
                 SortKey::Width => Primary::Width(width_of(e)),
                 _ => Primary::None,
             };
@@ -80,7 +85,11 @@ pub fn sort_entries(
                 _ if collate_bytes => None,
                 _ => Some(locale::collation_key(e.name_bytes())),
             };
-            Keys { dir_first: config.group_directories_first && e.is_dir_like(), primary, name }
+            Keys {
+                dir_first: config.group_directories_first && e.is_dir_like(),
+                primary,
+                name,
+            }
         })
         .collect();
     let sort = config.sort;

@@ -15,7 +15,7 @@ use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
 use crate::format::quote::{Quoter, QuotingStyle};
-use crate::fs::dir::{open_dir, read_dir};
+use crate::fs::dir::{open_dir, read_dir, read_dir_each};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
 use crate::fs::xattr::AclProbe;
 use crate::fs::FileType;
@@ -304,6 +304,31 @@ impl<'a> Walker<'a> {
         }
         self.first_listing = false;
         let filter = filter::Filter::new(self.config);
+        if self.streams() {
+            self.printer.names.dir.clone_from(&pending.path);
+            let dir = Base::Dir(fd.as_fd());
+            let read_error = read_dir_each(
+                fd.as_fd(),
+                |name| filter.keep(name),
+                |d| {
+                    let mut entry = Entry::new(d.name, d.file_type);
+                    self.stat_entry(dir, &pending.path, &mut entry);
+                    self.probe_xattrs(Some(fd.as_fd()), &mut entry);
+                    self.printer
+                        .print(&mut self.out, std::slice::from_ref(&entry));
+                },
+            );
+            if let Some(err) = read_error {
+                self.status.file_error(
+                    &mut self.out,
+                    "reading directory",
+                    &pending.path,
+                    &err,
+                    pending.operand,
+                );
+            }
+            return;
+        }
         let (raw, read_error) = read_dir(fd.as_fd(), |name| filter.keep(name));
         let mut entries: Vec<Entry> = raw
             .into_iter()
@@ -346,6 +371,16 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+    }
+
+    /// GNU prints entries while reading when nothing needs the whole
+    /// directory first: one per line, unsorted, no `-s` total, no `-R`.
+    fn streams(&self) -> bool {
+        let c = self.config;
+        c.format == crate::config::Format::OneLine
+            && c.sort == crate::config::SortKey::None
+            && !c.size_blocks
+            && !c.recursive
     }
 
     /// Stats an entry of an open directory if the plan needs anything for

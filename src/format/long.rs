@@ -267,7 +267,8 @@ impl<'a> LongPrinter<'a> {
             let r = names.render(e, col, buf);
             if self.config.dired {
                 let start = base + r.name_start - r.escapes_before;
-                self.dired.record(start, start + (r.name_end - r.name_start));
+                self.dired
+                    .record(start, start + (r.name_end - r.name_start));
             }
             if e.file_type == FileType::Symlink {
                 if let Some(target) = e.link.as_ref().and_then(|l| l.path.as_ref()) {

@@ -48,25 +48,36 @@ fn file_type_of(t: rustix::fs::FileType) -> FileType {
 /// because GNU lists what it could read and then reports the error.
 pub fn read_dir(
     fd: BorrowedFd<'_>,
-    mut keep: impl FnMut(&[u8]) -> bool,
+    keep: impl FnMut(&[u8]) -> bool,
 ) -> (Vec<DirEntry>, Option<std::io::Error>) {
+    let mut entries = Vec::new();
+    let error = read_dir_each(fd, keep, |e| entries.push(e));
+    (entries, error)
+}
+
+/// Like [`read_dir`], handing each kept entry to `each` as soon as it is
+/// read (for listings printed while reading, in directory order).
+pub fn read_dir_each(
+    fd: BorrowedFd<'_>,
+    mut keep: impl FnMut(&[u8]) -> bool,
+    mut each: impl FnMut(DirEntry),
+) -> Option<std::io::Error> {
     let mut buf: Vec<MaybeUninit<u8>> = Vec::with_capacity(64 * 1024);
     buf.resize(64 * 1024, MaybeUninit::uninit());
-    let mut entries = Vec::new();
     let mut dir = RawDir::new(fd.as_fd(), &mut buf);
     while let Some(next) = dir.next() {
         match next {
             Ok(e) => {
                 let name = e.file_name();
                 if keep(name.to_bytes()) {
-                    entries.push(DirEntry {
+                    each(DirEntry {
                         name: name.to_owned(),
                         file_type: file_type_of(e.file_type()),
                     });
                 }
             }
-            Err(e) => return (entries, Some(e.into())),
+            Err(e) => return Some(e.into()),
         }
     }
-    (entries, None)
+    None
 }
