@@ -53,7 +53,7 @@ fn extension(name: &[u8]) -> &[u8] {
 /// Sorts `entries` in place. `width_of` gives the display width of an
 /// entry's name (for `--sort=width`).
 pub fn sort_entries(
-    entries: &mut Vec<Entry>,
+    entries: &mut [Entry],
     config: &Config,
     collate_bytes: bool,
     width_of: &dyn Fn(&Entry) -> usize,
