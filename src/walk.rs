@@ -133,7 +133,7 @@ impl<'a> Walker<'a> {
         self.printer.finish(&mut self.out);
     }
 
-    fn sort(&mut self, entries: &mut Vec<Entry>) {
+    fn sort(&mut self, entries: &mut [Entry]) {
         let names = &self.printer.names;
         let width_of = |e: &Entry| names.measure(e.name_bytes(), &mut Vec::new()).width;
         sort_entries(entries, self.config, self.collate_bytes, &width_of);
