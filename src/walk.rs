@@ -145,7 +145,7 @@ impl<'a> Walker<'a> {
         let need = self.plan.need_for_operand();
         let follow_first = match self.config.dereference {
             Dereference::Always | Dereference::CommandLine => true,
-            Dereference::CommandLineDirs => !self.config.directory,
+            Dereference::CommandLineDirs => true,
             Dereference::Never => false,
         };
         let flags = StatFlags {
@@ -158,7 +158,6 @@ impl<'a> Walker<'a> {
                 // The default rule follows a command-line symlink only when
                 // it leads to a directory; otherwise the link itself is listed.
                 if self.config.dereference == Dereference::CommandLineDirs
-                    && !self.config.directory
                     && meta.file_type != Some(FileType::Directory)
                 {
                     self.lstat_operand(&name, need)?
@@ -216,7 +215,9 @@ impl<'a> Walker<'a> {
         };
         let dev = meta.dev;
         let is_dir = entry.file_type == FileType::Directory;
-        if self.plan.access_marker {
+        // Symlinks carry no ACL of their own (and the kernel answers "not
+        // supported" for them, which must not mark the whole device).
+        if self.plan.access_marker && entry.file_type != FileType::Symlink {
             entry.access = self.xattrs.marker(dir, entry.name.as_bytes(), dev, is_dir);
         }
         if self.plan.context {
@@ -411,7 +412,7 @@ impl<'a> Walker<'a> {
                 self.status.file_error(
                     &mut self.out,
                     "cannot access",
-                    &child_path(dir, entry.name_bytes()),
+                    &diagnostic_path(dir, entry.name_bytes()),
                     &err,
                     false,
                 );
@@ -419,6 +420,16 @@ impl<'a> Walker<'a> {
             }
         }
         self.complete_link(base, entry);
+    }
+}
+
+/// How GNU names an entry in a diagnostic: `dir/name`, but just `name`
+/// when the directory is exactly `.`.
+fn diagnostic_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    if dir == b"." {
+        name.to_vec()
+    } else {
+        child_path(dir, name)
     }
 }
 
