@@ -135,7 +135,14 @@ impl<'a> Walker<'a> {
 
     fn sort(&mut self, entries: &mut [Entry]) {
         let names = &self.printer.names;
-        let width_of = |e: &Entry| names.measure(e.name_bytes(), &mut Vec::new()).width;
+        let c = self.config;
+        // Where quoted names are aligned, GNU's width key leaves out the
+        // leading quote (unquoted names get a space instead).
+        let aligned = crate::format::quote::listing_aligns_quotes(c.quoting, c.format, c.width);
+        let width_of = |e: &Entry| {
+            let q = names.measure(e.name_bytes(), &mut Vec::new());
+            q.width - usize::from(aligned && q.starts_with_quote)
+        };
         sort_entries(entries, self.config, self.collate_bytes, &width_of);
     }
 

@@ -134,15 +134,22 @@ impl<'a> NameRenderer<'a> {
             .is_some_and(|p| p.name_start(out, style));
         let color_at = (out.len() > before).then_some(before);
         let escapes_before = self.escapes_written();
-        if let (Some(h), Some(p)) = (&self.hyperlink, link_path) {
+        let link = self.hyperlink.as_ref().zip(link_path);
+        // With aligned quotes GNU keeps a quoted name's outer quotes outside
+        // the hyperlink.
+        let outer =
+            usize::from(link.is_some() && align && quoted.starts_with_quote && scratch.len() >= 2);
+        out.extend_from_slice(&scratch[..outer]);
+        if let Some((h, p)) = link {
             h.open(out, p);
         }
         let name_start = out.len();
-        out.extend_from_slice(&scratch);
+        out.extend_from_slice(&scratch[outer..scratch.len() - outer]);
         let name_end = out.len();
-        if let (Some(h), Some(_)) = (&self.hyperlink, link_path) {
+        if let Some((h, _)) = link {
             h.close(out);
         }
+        out.extend_from_slice(&scratch[scratch.len() - outer..]);
         if let Some(p) = &self.painter {
             p.name_end(
                 out,
