@@ -12,6 +12,8 @@ pub struct Filter<'a> {
     ignore_backups: bool,
     ignore: &'a [Vec<u8>],
     hide: &'a [Vec<u8>],
+    /// Patterns match characters, not bytes, in UTF-8 locales.
+    utf8: bool,
 }
 
 impl<'a> Filter<'a> {
@@ -21,6 +23,7 @@ impl<'a> Filter<'a> {
             ignore_backups: config.ignore_backups,
             ignore: &config.ignore,
             hide: &config.hide,
+            utf8: config.utf8,
         }
     }
 
@@ -33,12 +36,17 @@ impl<'a> Filter<'a> {
                 _ => {}
             }
         }
-        if self.hidden == Hidden::Skip && self.hide.iter().any(|p| fnmatch_period(p, name)) {
+        if self.hidden == Hidden::Skip
+            && self.hide.iter().any(|p| fnmatch_period(p, name, self.utf8))
+        {
             return false;
         }
         if self.ignore_backups && name.last() == Some(&b'~') {
             return false;
         }
-        !self.ignore.iter().any(|p| fnmatch_period(p, name))
+        !self
+            .ignore
+            .iter()
+            .any(|p| fnmatch_period(p, name, self.utf8))
     }
 }
