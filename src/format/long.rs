@@ -130,13 +130,16 @@ impl<'a> LongPrinter<'a> {
         IdText::Number(id.to_string())
     }
 
-    fn row(&mut self, e: &Entry, blocks_text: &dyn Fn(&Entry) -> String) -> Row {
+    /// The columns of one line; the time only when `with_time` (times are
+    /// not aligned, so measuring widths does not need them).
+    fn row(&mut self, e: &Entry, blocks_text: &dyn Fn(&Entry) -> String, with_time: bool) -> Row {
         let meta = e.meta.as_ref().filter(|_| !e.stat_failed);
         let long = &self.config.long;
         let (show_owner, show_group, show_author) = (long.owner, long.group, long.author);
         let time: Option<Timestamp> = meta.and_then(|m| time_of(m, self.config.time));
         let mut time_text = Vec::new();
         match time {
+            _ if !with_time => {}
             Some(t) => self.times.format(t, &mut time_text),
             None => pad_left(&mut time_text, b"?", self.time_width),
         }
@@ -200,18 +203,22 @@ impl<'a> LongPrinter<'a> {
         names: &NameRenderer,
         blocks_text: &dyn Fn(&Entry) -> String,
     ) {
-        let rows: Vec<Row> = entries.iter().map(|e| self.row(e, blocks_text)).collect();
-        let extra: Vec<Row> = also_measured
-            .iter()
-            .map(|e| self.row(e, blocks_text))
-            .collect();
-        let w = Widths::of(rows.iter().chain(&extra));
+        // Two passes, one line in memory at a time: widths first, then
+        // each line formatted again and written (GNU keeps no more either).
+        let mut w = Widths::default();
+        for e in entries.iter().chain(also_measured) {
+            let row = self.row(e, blocks_text, false);
+            w.add(&row);
+        }
+        w.finish();
         let any_marker = entries
             .iter()
             .chain(also_measured)
             .any(|e| e.access != AccessMarker::None);
         let eol = if self.config.zero { 0 } else { b'\n' };
-        for (e, r) in entries.iter().zip(&rows) {
+        for e in entries {
+            let row = self.row(e, blocks_text, true);
+            let r = &row;
             let buf = out.buffer();
             names.entry_start(buf);
             // Columns for the colour's clear-to-end-of-line rule count the
@@ -310,9 +317,9 @@ struct Widths {
 }
 
 impl Widths {
-    fn of<'r>(rows: impl Iterator<Item = &'r Row>) -> Widths {
-        let mut w = Widths::default();
-        for r in rows {
+    fn add(&mut self, r: &Row) {
+        let w = self;
+        {
             w.inode = w.inode.max(r.inode.len());
             w.blocks = w.blocks.max(r.blocks.len());
             w.nlink = w.nlink.max(r.nlink.len());
@@ -330,10 +337,13 @@ impl Widths {
                 }
             }
         }
-        if w.major + w.minor > 0 {
-            w.size = w.size.max(w.major + 2 + w.minor);
+    }
+
+    /// Device numbers share the size column.
+    fn finish(&mut self) {
+        if self.major + self.minor > 0 {
+            self.size = self.size.max(self.major + 2 + self.minor);
         }
-        w
     }
 }
 
