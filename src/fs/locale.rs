@@ -70,6 +70,8 @@ pub fn collation_key(name: &[u8]) -> Vec<u8> {
         let n = unsafe { libc::strxfrm(buf.as_mut_ptr().cast(), src.as_ptr(), buf.len()) };
         if n < buf.len() {
             buf.truncate(n);
+            // Keys live until the directory is sorted: keep only what is used.
+            buf.shrink_to_fit();
             return buf;
         }
         buf.resize(n + 1, 0);
