@@ -21,9 +21,6 @@ pub use version::filevercmp;
 struct Keys {
     dir_first: bool,
     primary: Primary,
-    /// Collation key of the name (strxfrm); None in byte order, where the
-    /// name itself is compared.
-    name: Option<Vec<u8>>,
 }
 
 enum Primary {
@@ -79,16 +76,9 @@ pub fn sort_entries(
                 SortKey::Width => Primary::Width(width_of(e)),
                 _ => Primary::None,
             };
-            // In byte order the name itself is the key: no copy.
-            let name = match config.sort {
-                SortKey::Version | SortKey::None => None,
-                _ if collate_bytes => None,
-                _ => Some(locale::collation_key(e.name_bytes())),
-            };
             Keys {
                 dir_first: config.group_directories_first && e.is_dir_like(),
                 primary,
-                name,
             }
         })
         .collect();
@@ -104,7 +94,7 @@ pub fn sort_entries(
         if group != Ordering::Equal {
             return group;
         }
-        let ord = compare(sort, a, b);
+        let ord = compare(sort, collate_bytes, a, b);
         if reverse {
             ord.reverse()
         } else {
@@ -132,10 +122,15 @@ fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>) {
     }
 }
 
-fn compare(sort: SortKey, a: (&Keys, &Entry), b: (&Keys, &Entry)) -> Ordering {
-    let by_name = || match (&a.0.name, &b.0.name) {
-        (Some(x), Some(y)) => x.cmp(y),
-        _ => a.1.name_bytes().cmp(b.1.name_bytes()),
+fn compare(sort: SortKey, collate_bytes: bool, a: (&Keys, &Entry), b: (&Keys, &Entry)) -> Ordering {
+    // Names compare like strcoll, as GNU's do: cheaper than transforming
+    // every name, since most comparisons end at the first characters.
+    let by_name = || {
+        if collate_bytes {
+            a.1.name_bytes().cmp(b.1.name_bytes())
+        } else {
+            locale::strcoll_cstr(&a.1.name, &b.1.name)
+        }
     };
     match (&a.0.primary, &b.0.primary) {
         (Primary::Size(x), Primary::Size(y)) => y.cmp(x).then_with(by_name),

@@ -57,6 +57,13 @@ pub fn strcoll(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
     }
 }
 
+/// strcoll on names that are already C strings (no copies).
+pub fn strcoll_cstr(a: &CStr, b: &CStr) -> std::cmp::Ordering {
+    // SAFETY: both are valid NUL-terminated strings.
+    let r = unsafe { libc::strcoll(a.as_ptr(), b.as_ptr()) };
+    r.cmp(&0)
+}
+
 /// Transforms a name into a key whose byte order is the locale's collation
 /// order (strxfrm), so that sorting computes the expensive part once per
 /// entry instead of once per comparison.
