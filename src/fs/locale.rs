@@ -44,19 +44,6 @@ pub fn init() -> LocaleInfo {
     }
 }
 
-/// Compares two names as strcoll does in the current locale. Names with an
-/// interior NUL cannot occur in directories; they fall back to byte order.
-pub fn strcoll(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
-    match (CString::new(a), CString::new(b)) {
-        (Ok(a), Ok(b)) => {
-            // SAFETY: both are valid NUL-terminated strings.
-            let r = unsafe { libc::strcoll(a.as_ptr(), b.as_ptr()) };
-            r.cmp(&0)
-        }
-        _ => a.cmp(b),
-    }
-}
-
 /// strcoll on names that are already C strings (no copies).
 pub fn strcoll_cstr(a: &CStr, b: &CStr) -> std::cmp::Ordering {
     // SAFETY: both are valid NUL-terminated strings.
