@@ -34,10 +34,15 @@ impl TempDir {
         use std::sync::atomic::{AtomicUsize, Ordering};
         static N: AtomicUsize = AtomicUsize::new(0);
         let n = N.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("statls-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        // A private parent of its own: `ls -a` shows a `..` that no other
+        // test changes.
+        let outer = std::env::temp_dir().join(format!("statls-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&outer);
+        let dir = outer.join("t");
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        for d in [&outer, &dir] {
+            std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
         TempDir(dir)
     }
 
@@ -80,12 +85,13 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
+        let outer = self.0.parent().unwrap_or(&self.0).to_path_buf();
         let _ = Command::new("chmod")
             .arg("-R")
             .arg("u+rwx")
-            .arg(&self.0)
+            .arg(&outer)
             .status();
-        let _ = std::fs::remove_dir_all(&self.0);
+        let _ = std::fs::remove_dir_all(&outer);
     }
 }
 
