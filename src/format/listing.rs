@@ -149,8 +149,15 @@ impl<'a> Printer<'a> {
             if commas {
                 0
             } else {
-                let extra = also_measured.iter().map(|e| f(e).len()).max().unwrap_or(0);
-                v.iter().map(|s| s.len()).max().unwrap_or(0).max(extra)
+                // GNU sizes these columns from the entries it could stat:
+                // a `?` is printed but not measured.
+                let known = |s: &String| if s == "?" { 0 } else { s.len() };
+                let extra = also_measured
+                    .iter()
+                    .map(|e| known(&f(e)))
+                    .max()
+                    .unwrap_or(0);
+                v.iter().map(known).max().unwrap_or(0).max(extra)
             }
         };
         let contexts: Vec<Vec<u8>> = if self.config.context {
@@ -202,7 +209,15 @@ impl<'a> Printer<'a> {
                         .resize(cell.bytes.len() + context_width.saturating_sub(w), b' ');
                     cell.bytes.push(b' ');
                 }
-                cell.width = cell.bytes.len() - prefix;
+                // The layout uses the column widths, not what was printed
+                // (they differ for a `?` wider than its column, as in GNU).
+                cell.width = if commas {
+                    cell.bytes.len() - prefix
+                } else {
+                    usize::from(self.config.inode) * (inode_width + 1)
+                        + usize::from(self.config.size_blocks) * (block_width + 1)
+                        + usize::from(self.config.context) * (context_width + 1)
+                };
                 let r = self.names.render(e, 0, &mut cell.bytes);
                 cell.width += r.width;
                 cell.color_at = cell.color_at.or(r.color_at);

@@ -215,9 +215,9 @@ impl<'a> NameRenderer<'a> {
         // In the long format a symlink whose target was read shows the
         // target's indicator after `-> target` instead of its own `@`.
         let shows_target = self.long && entry.link.as_ref().is_some_and(|l| l.path.is_some());
-        // A long-format line for a file that could not be stat'ed has no
-        // indicator: its type is not known for sure.
-        let unknown = self.long && entry.stat_failed;
+        // A long-format line for a file that could not be stat'ed keeps the
+        // indicator its directory entry type gives, but no `@`.
+        let unknown = self.long && entry.stat_failed && entry.file_type == FileType::Symlink;
         if !shows_target && !unknown {
             if let Some(c) = indicator_char(self.indicator, entry.file_type, entry.mode()) {
                 out.push(c);

@@ -57,7 +57,8 @@ impl AclProbe {
     }
 
     /// The marker for `name` (relative to `dir`, or to the working
-    /// directory). `dev` is the file's device, `is_dir` adds the default ACL.
+    /// directory). Never called for symlinks themselves, so the probes
+    /// follow links: a name reached through `-L`/`-H` reports its target. `dev` is the file's device, `is_dir` adds the default ACL.
     pub fn marker(
         &mut self,
         dir: Option<BorrowedFd<'_>>,
@@ -70,7 +71,7 @@ impl AclProbe {
         };
         if !self.no_acl_devices.contains(&dev) {
             let mut buf = [0u8; 256];
-            match rustix::fs::lgetxattr(&path, ACL_ACCESS, &mut buf[..]) {
+            match rustix::fs::getxattr(&path, ACL_ACCESS, &mut buf[..]) {
                 Ok(n) if n > TRIVIAL_ACL_SIZE => return AccessMarker::Acl,
                 Err(Errno::RANGE) => return AccessMarker::Acl,
                 Err(e) if unsupported(e) => {
@@ -78,7 +79,7 @@ impl AclProbe {
                 }
                 _ => {
                     if is_dir {
-                        match rustix::fs::lgetxattr(&path, ACL_DEFAULT, &mut buf[..]) {
+                        match rustix::fs::getxattr(&path, ACL_DEFAULT, &mut buf[..]) {
                             Ok(n) if n > 0 => return AccessMarker::Acl,
                             Err(Errno::RANGE) => return AccessMarker::Acl,
                             _ => {}
@@ -88,7 +89,7 @@ impl AclProbe {
             }
         }
         if self.selinux_enabled() && !self.no_context_devices.contains(&dev) {
-            match rustix::fs::lgetxattr(&path, SELINUX, &mut [0u8; 0][..]) {
+            match rustix::fs::getxattr(&path, SELINUX, &mut [0u8; 0][..]) {
                 Ok(n) if n > 0 => return AccessMarker::Context,
                 Err(e) if unsupported(e) => {
                     self.no_context_devices.insert(dev);
