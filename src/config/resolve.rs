@@ -258,8 +258,36 @@ pub fn size_specs(sw: &Switches, env: &Environment) -> (String, String) {
 }
 
 fn sizes(sw: &Switches, env: &Environment) -> Result<(SizeFormat, SizeFormat), BlockSizeError> {
-    let (blocks, files) = size_specs(sw, env);
-    Ok((SizeFormat::parse(&blocks)?, SizeFormat::parse(&files)?))
+    if sw.size_spec.is_some() {
+        let (blocks, files) = size_specs(sw, env);
+        return Ok((SizeFormat::parse(&blocks)?, SizeFormat::parse(&files)?));
+    }
+    // From the environment a bad value is never an error: GNU keeps what
+    // its number parser made of it (`1e3` is 1, an overflow the maximum),
+    // and only an unusable value means the default.
+    let posixly_correct = env.get("POSIXLY_CORRECT").is_some();
+    let ls_block_size = env.get("LS_BLOCK_SIZE");
+    let block_size = env.get("BLOCK_SIZE");
+    let value = ls_block_size
+        .clone()
+        .or_else(|| block_size.clone())
+        .or_else(|| env.get("BLOCKSIZE"));
+    let blocks = match value {
+        Some(v) => SizeFormat::parse_env(&String::from_utf8_lossy(&v), posixly_correct),
+        None if posixly_correct => SizeFormat::blocks_512(),
+        None => SizeFormat::kib(),
+    };
+    let files = if ls_block_size.is_some() || block_size.is_some() {
+        blocks.clone()
+    } else {
+        SizeFormat::bytes()
+    };
+    let blocks = if sw.kibibytes {
+        SizeFormat::kib()
+    } else {
+        blocks
+    };
+    Ok((blocks, files))
 }
 
 /// `-w`, else (when the width matters) the terminal, then `COLUMNS`,
