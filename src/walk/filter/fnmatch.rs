@@ -58,7 +58,11 @@ pub fn fnmatch_period(pattern: &[u8], name: &[u8], utf8: bool) -> bool {
     {
         return false;
     }
-    matches(&units(pattern, utf8), &units(name, utf8))
+    // glibc (observed through GNU ls in UTF-8 locales) accepts a name that
+    // matches either character by character or byte by byte: `??` hides
+    // `é`, and `[é]*` hides `ñ` (same first byte).
+    matches(&units(pattern, false), &units(name, false))
+        || (utf8 && matches(&units(pattern, true), &units(name, true)))
 }
 
 const STAR: u32 = b'*' as u32;
@@ -258,6 +262,10 @@ mod tests {
     fn utf8_question_mark_is_one_character() {
         assert!(u("caf?", "café"));
         assert!(!m("caf?".as_bytes(), "café".as_bytes()));
+        // ... or byte by byte.
+        assert!(u("??", "é"));
+        assert!(u("[é]*", "ñ"));
+        assert!(!u("[é]", "ñ"));
         assert!(u("[[:upper:]]*", "Über"));
         assert!(u("[[:upper:]]*", "Ｆｕｌｌ"));
         assert!(u("*[[:alpha:]]", "café"));
