@@ -320,21 +320,12 @@ impl<'a> Walker<'a> {
                 |name| filter.keep(name),
                 |d| {
                     let mut entry = Entry::new(d.name, d.file_type);
-                    self.stat_entry(dir, &pending.path, &mut entry);
-                    self.probe_xattrs(Some(fd.as_fd()), &mut entry);
+                    self.complete_entry(dir, &pending.path, &mut entry);
                     self.printer
                         .print(&mut self.out, std::slice::from_ref(&entry));
                 },
             );
-            if let Some(err) = read_error {
-                self.status.file_error(
-                    &mut self.out,
-                    "reading directory",
-                    &pending.path,
-                    &err,
-                    pending.operand,
-                );
-            }
+            self.report_read_error(&pending, read_error);
             return;
         }
         let (raw, read_error) = read_dir(fd.as_fd(), |name| filter.keep(name));
@@ -342,18 +333,9 @@ impl<'a> Walker<'a> {
             .into_iter()
             .map(|d| Entry::new(d.name, d.file_type))
             .collect();
-        if let Some(err) = read_error {
-            self.status.file_error(
-                &mut self.out,
-                "reading directory",
-                &pending.path,
-                &err,
-                pending.operand,
-            );
-        }
+        self.report_read_error(&pending, read_error);
         for entry in &mut entries {
-            self.stat_entry(Base::Dir(fd.as_fd()), &pending.path, entry);
-            self.probe_xattrs(Some(fd.as_fd()), entry);
+            self.complete_entry(Base::Dir(fd.as_fd()), &pending.path, entry);
         }
         drop(fd);
         self.sort(&mut entries);
@@ -378,6 +360,30 @@ impl<'a> Walker<'a> {
                     }));
                 }
             }
+        }
+    }
+
+    /// Everything the plan asks to know about an entry of directory `dir`
+    /// (open as `base`): its stat, link target, ACL marker, context.
+    fn complete_entry(&mut self, base: Base<'_>, dir: &[u8], entry: &mut Entry) {
+        self.stat_entry(base, dir, entry);
+        let fd = match base {
+            Base::Dir(fd) => Some(fd),
+            Base::Cwd => None,
+        };
+        self.probe_xattrs(fd, entry);
+    }
+
+    /// GNU lists what it could read of a directory, then reports the error.
+    fn report_read_error(&mut self, pending: &Pending, error: Option<std::io::Error>) {
+        if let Some(err) = error {
+            self.status.file_error(
+                &mut self.out,
+                "reading directory",
+                &pending.path,
+                &err,
+                pending.operand,
+            );
         }
     }
 
