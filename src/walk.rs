@@ -10,7 +10,7 @@ use std::ffi::{CStr, CString, OsString};
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStringExt;
 
-use crate::config::{Config, Dereference, Hidden};
+use crate::config::{Config, Dereference};
 use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
@@ -467,9 +467,4 @@ impl Entry {
     fn is_dir_like_operand(&self) -> bool {
         self.file_type == FileType::Directory
     }
-}
-
-/// Whether `-a`/`-A` show everything (then `--hide` does not apply).
-pub fn shows_hidden(config: &Config) -> bool {
-    config.hidden != Hidden::Skip
 }

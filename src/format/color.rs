@@ -412,11 +412,6 @@ impl ColorTable {
             Ind::Di
         }
     }
-
-    /// Whether any suffix pattern is defined.
-    pub fn has_suffixes(&self) -> bool {
-        !self.suffixes.is_empty()
-    }
 }
 
 /// The indicator for a type known without a stat (from `d_type`).

@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::format::dired::Dired;
 use crate::format::listing::{inode_text, pad_left};
-use crate::format::name::{indicator_char, NameRenderer};
+use crate::format::name::NameRenderer;
 use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
 use crate::fs::xattr::AccessMarker;
@@ -345,10 +345,4 @@ impl Widths {
             self.size = self.size.max(self.major + 2 + self.minor);
         }
     }
-}
-
-/// The indicator after a symlink target in `-l` (`-F`): the target's type.
-pub fn target_indicator(config: &Config, e: &Entry) -> Option<u8> {
-    let meta = e.link.as_ref()?.meta.as_ref()?;
-    indicator_char(config.indicator, meta.file_type?, meta.mode)
 }

@@ -126,11 +126,6 @@ pub struct StatFlags {
 /// straight to fstatat.
 static STATX_MISSING: AtomicBool = AtomicBool::new(false);
 
-/// Whether this process has fallen back to fstatat.
-pub fn statx_missing() -> bool {
-    STATX_MISSING.load(Ordering::Relaxed)
-}
-
 /// Where a name is looked up: the working directory or an open directory.
 #[derive(Clone, Copy, Debug)]
 pub enum Base<'a> {

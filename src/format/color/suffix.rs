@@ -58,10 +58,6 @@ impl Suffixes {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.patterns.is_empty() && self.any.is_none()
-    }
-
     /// The value of the newest pattern matching the end of `name`.
     pub fn lookup(&self, name: &[u8]) -> Option<&[u8]> {
         let found = name.last().and_then(|&b| self.in_bucket(name, b));
