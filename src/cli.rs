@@ -91,29 +91,6 @@ fn clap_arg(spec: &OptSpec) -> Arg {
     }
 }
 
-/// The normalized form of a scan, for clap: every option as `--long[=v]`
-/// (or `-x` when it has no long name), then `--` and the operands.
-fn normalized(opts: &[getopt::Parsed], operands: &[OsString]) -> Vec<OsString> {
-    use std::os::unix::ffi::{OsStrExt, OsStringExt};
-    let mut out = Vec::with_capacity(opts.len() + operands.len() + 1);
-    for p in opts {
-        let spec = p.id.spec();
-        let mut tok: Vec<u8> = match (spec.long, spec.short) {
-            (Some(long), _) => format!("--{long}").into_bytes(),
-            (None, Some(short)) => format!("-{short}").into_bytes(),
-            (None, None) => continue,
-        };
-        if let Some(v) = &p.value {
-            tok.push(b'=');
-            tok.extend_from_slice(v.as_bytes());
-        }
-        out.push(OsString::from_vec(tok));
-    }
-    out.push(OsString::from("--"));
-    out.extend(operands.iter().cloned());
-    out
-}
-
 /// Outcome of parsing: options in order, operands, and the getopt error
 /// (if any) that stopped the scan after those options.
 #[derive(Debug)]
@@ -123,76 +100,32 @@ pub struct Parsed {
     pub error: Option<getopt::GetoptError>,
 }
 
-/// Scans `args` (without argv[0]) as GNU getopt_long would, then lets clap
-/// parse the normalized result and replays it in command-line order.
+/// Scans `args` (without argv[0]) as GNU getopt_long would. An optional
+/// argument left out (`--color`) reads as `always`, its documented meaning.
+///
+/// clap cannot express getopt_long's abbreviation, permutation and
+/// diagnostics, so the scan is what runs; the clap [`command`] is the
+/// declarative definition that completions and the man page are generated
+/// from, and the tests check that it accepts every scan's normalized form
+/// with the same result.
 pub fn parse(args: &[OsString], posixly_correct: bool) -> Parsed {
     let scan = getopt::scan(args, posixly_correct);
-    let argv = normalized(&scan.opts, &scan.operands);
-    let options = match command().try_get_matches_from(argv) {
-        Ok(m) => in_order(&m),
-        // Cannot happen for a normalized list; fall back on the scan.
-        Err(_) => scan
-            .opts
-            .iter()
-            .map(|p| Occurrence {
-                id: p.id,
-                value: p.value.clone(),
-            })
-            .collect(),
-    };
+    let options = scan
+        .opts
+        .into_iter()
+        .map(|p| {
+            let value = match (p.id.spec().arg, p.value) {
+                (ArgKind::Optional, None) => Some(OsString::from("always")),
+                (_, v) => v,
+            };
+            Occurrence { id: p.id, value }
+        })
+        .collect();
     Parsed {
         options,
         operands: scan.operands,
         error: scan.error,
     }
-}
-
-/// Every option occurrence of `m`, sorted by its index on the command line.
-fn in_order(m: &clap::ArgMatches) -> Vec<Occurrence> {
-    let mut all: Vec<(usize, Occurrence)> = Vec::new();
-    for spec in OPTIONS {
-        if m.value_source(spec.key) != Some(clap::parser::ValueSource::CommandLine) {
-            continue;
-        }
-        let Some(indices) = m.indices_of(spec.key) else {
-            continue;
-        };
-        let indices: Vec<usize> = indices.collect();
-        if spec.arg == ArgKind::None {
-            all.extend(indices.into_iter().map(|i| {
-                (
-                    i,
-                    Occurrence {
-                        id: spec.id,
-                        value: None,
-                    },
-                )
-            }));
-            continue;
-        }
-        let values: Vec<OsString> = m
-            .get_many::<OsString>(spec.key)
-            .map(|v| v.cloned().collect())
-            .unwrap_or_default();
-        for (i, v) in indices.into_iter().zip(values) {
-            all.push((
-                i,
-                Occurrence {
-                    id: spec.id,
-                    value: Some(v),
-                },
-            ));
-        }
-    }
-    all.sort_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, o)| o).collect()
-}
-
-/// The operands clap saw (used by tests to check the round trip).
-pub fn operands_of(m: &clap::ArgMatches) -> Vec<OsString> {
-    m.get_many::<OsString>("FILE")
-        .map(|v| v.cloned().collect())
-        .unwrap_or_default()
 }
 
 /// Writes our `--help` text.

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 
 use super::getopt::{scan, GetoptError};
-use super::{parse, OptId};
+use super::{parse, ArgKind, Occurrence, OptId, OPTIONS};
 
 fn argv(s: &[&str]) -> Vec<OsString> {
     s.iter().map(OsString::from).collect()
@@ -142,5 +142,128 @@ fn help_text_mentions_every_option() {
         if let Some(c) = spec.short {
             assert!(text.contains(&format!("-{c}")), "{c}");
         }
+    }
+}
+
+// The clap definition against the scan: clap parses the normalized form of
+// every scan (each option spelled out in full, then `--` and the operands)
+// to the same options, in the same order, as `parse` returns.
+
+/// The normalized form of a scan, for clap: every option as `--long[=v]`
+/// (or `-x` when it has no long name), then `--` and the operands.
+fn normalized(opts: &[super::getopt::Parsed], operands: &[OsString]) -> Vec<OsString> {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let mut out = Vec::with_capacity(opts.len() + operands.len() + 1);
+    for p in opts {
+        let spec = p.id.spec();
+        let mut tok: Vec<u8> = match (spec.long, spec.short) {
+            (Some(long), _) => format!("--{long}").into_bytes(),
+            (None, Some(short)) => format!("-{short}").into_bytes(),
+            (None, None) => continue,
+        };
+        if let Some(v) = &p.value {
+            tok.push(b'=');
+            tok.extend_from_slice(v.as_bytes());
+        }
+        out.push(OsString::from_vec(tok));
+    }
+    out.push(OsString::from("--"));
+    out.extend(operands.iter().cloned());
+    out
+}
+
+/// Every option occurrence of `m`, sorted by its index on the command line.
+fn in_order(m: &clap::ArgMatches) -> Vec<Occurrence> {
+    let mut all: Vec<(usize, Occurrence)> = Vec::new();
+    for spec in OPTIONS {
+        if m.value_source(spec.key) != Some(clap::parser::ValueSource::CommandLine) {
+            continue;
+        }
+        let Some(indices) = m.indices_of(spec.key) else {
+            continue;
+        };
+        let indices: Vec<usize> = indices.collect();
+        if spec.arg == ArgKind::None {
+            all.extend(indices.into_iter().map(|i| {
+                (
+                    i,
+                    Occurrence {
+                        id: spec.id,
+                        value: None,
+                    },
+                )
+            }));
+            continue;
+        }
+        let values: Vec<OsString> = m
+            .get_many::<OsString>(spec.key)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default();
+        for (i, v) in indices.into_iter().zip(values) {
+            all.push((
+                i,
+                Occurrence {
+                    id: spec.id,
+                    value: Some(v),
+                },
+            ));
+        }
+    }
+    all.sort_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, o)| o).collect()
+}
+
+/// The operands clap saw (used by tests to check the round trip).
+pub fn operands_of(m: &clap::ArgMatches) -> Vec<OsString> {
+    m.get_many::<OsString>("FILE")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_clap_definition_agrees_with_the_scan() {
+    let cases: &[&[&str]] = &[
+        &["-la", "x"],
+        &["-w80", "-T", "4", "--", "-l"],
+        &["--col", "--hyperlink", "--classify", "-F"],
+        &["--col=never", "--hyperlink=auto", "--classify=always"],
+        &["-l", "-C", "-l", "--sort=size", "-t", "--sort=time"],
+        &[
+            "--b",
+            "K",
+            "--time",
+            "ctime",
+            "--si",
+            "--hide=",
+            "--ignore=a=b",
+        ],
+        &["-I", "-x", "-w", "--", "a", "b"],
+        &[
+            "--format=long",
+            "--quoting-style",
+            "c",
+            "-Z",
+            "--author",
+            "-1",
+        ],
+        &[
+            "--time-style=+%s",
+            "--tabsize=0",
+            "--width=0",
+            "--zero",
+            "--dired",
+        ],
+        &["-abcdfghiklmnopqrstuvwxABCDFGHLNQRSUX", "d"],
+    ];
+    for argv_ in cases {
+        let args = argv(argv_);
+        let scan = super::getopt::scan(&args, false);
+        assert_eq!(scan.error, None, "{argv_:?}");
+        let m = super::command()
+            .try_get_matches_from(normalized(&scan.opts, &scan.operands))
+            .unwrap_or_else(|e| panic!("{argv_:?}: {e}"));
+        let parsed = parse(&args, false);
+        assert_eq!(in_order(&m), parsed.options, "{argv_:?}");
+        assert_eq!(operands_of(&m), parsed.operands, "{argv_:?}");
     }
 }
