@@ -9,6 +9,7 @@
 use std::io::{self, Write};
 
 use crate::fs::signals::{self, Pending};
+use crate::fs::stdout::RawStdout;
 
 pub struct Output {
     buf: Vec<u8>,
@@ -20,7 +21,49 @@ pub struct Output {
     error: Option<io::Error>,
 }
 
-const CAPACITY: usize = 64 * 1024;
+/// The buffer never grows past this unless a single piece is larger: a
+/// piece that would overflow it is preceded by a flush.
+const CAPACITY: usize = 32 * 1024;
+
+/// Where layouts write: the [`Output`] (flushing between lines, so memory
+/// stays bounded however large a directory is) or, in tests, a `Vec`.
+pub trait Sink {
+    fn put(&mut self, bytes: &[u8]);
+    fn put_byte(&mut self, b: u8);
+    /// A line is complete: a good moment to flush.
+    fn end_line(&mut self) {}
+}
+
+impl Sink for Vec<u8> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+    fn put_byte(&mut self, b: u8) {
+        self.push(b);
+    }
+}
+
+impl Sink for Output {
+    fn put(&mut self, bytes: &[u8]) {
+        if self.buf.len() + bytes.len() > CAPACITY {
+            self.flush();
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+    fn put_byte(&mut self, b: u8) {
+        if self.buf.len() == CAPACITY {
+            self.flush();
+        }
+        self.buf.push(b);
+    }
+    fn end_line(&mut self) {
+        self.write(&[]);
+    }
+}
+
+/// Room kept for one line appended directly to the buffer: longer lines
+/// (names are at most 255 bytes, 1020 once quoted) make the buffer grow.
+const LINE_ROOM: usize = 4 * 1024;
 
 impl Default for Output {
     fn default() -> Self {
@@ -48,9 +91,12 @@ impl Output {
         self.written
     }
 
+    /// Appends `bytes`; flushes once the buffer is nearly full (so that the
+    /// next line, appended directly through [`Output::buffer`], still fits)
+    /// and acts on pending signals.
     pub fn write(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
-        if self.buf.len() >= CAPACITY {
+        self.put(bytes);
+        if self.buf.len() >= CAPACITY - LINE_ROOM {
             self.flush();
         }
         self.process_signals();
@@ -104,9 +150,7 @@ impl Output {
             return;
         }
         if self.error.is_none() {
-            let mut out = io::stdout().lock();
-            let result = out.write_all(&self.buf).and_then(|_| out.flush());
-            if let Err(e) = result {
+            if let Err(e) = RawStdout.write_all(&self.buf) {
                 self.error = Some(e);
             }
         }

@@ -3,6 +3,8 @@
 //! rule and its tab/space padding.
 #![forbid(unsafe_code)]
 
+use crate::output::Sink;
+
 /// One rendered name with its frills (inode, blocks, colour, indicator).
 #[derive(Clone, Debug, Default)]
 pub struct Cell {
@@ -18,13 +20,13 @@ const MIN_COLUMN_WIDTH: usize = 3;
 
 /// Pads from column `from` to column `to` with tabs (when `tabsize` > 0
 /// and a tab stop lies in between) and spaces, as GNU does.
-pub fn indent(out: &mut Vec<u8>, mut from: usize, to: usize, tabsize: usize) {
+pub fn indent(out: &mut impl Sink, mut from: usize, to: usize, tabsize: usize) {
     while from < to {
         if tabsize != 0 && to / tabsize > (from + 1) / tabsize {
-            out.push(b'\t');
+            out.put_byte(b'\t');
             from += tabsize - from % tabsize;
         } else {
-            out.push(b' ');
+            out.put_byte(b' ');
             from += 1;
         }
     }
@@ -69,7 +71,7 @@ fn fit_columns(cells: &[Cell], line_width: usize, vertical: bool) -> Vec<usize> 
 /// `-C`: rows of columns, filled top to bottom. `prelude` (the colours'
 /// one-time reset) goes before the first colour escape in output order.
 pub fn vertical(
-    out: &mut Vec<u8>,
+    out: &mut impl Sink,
     cells: &[Cell],
     line_width: usize,
     tabsize: usize,
@@ -90,12 +92,12 @@ pub fn vertical(
             let cell = &cells[i];
             match (cell.color_at, &prelude) {
                 (Some(at), Some(p)) => {
-                    out.extend_from_slice(&cell.bytes[..at]);
-                    out.extend_from_slice(p);
-                    out.extend_from_slice(&cell.bytes[at..]);
+                    out.put(&cell.bytes[..at]);
+                    out.put(p);
+                    out.put(&cell.bytes[at..]);
                     prelude = None;
                 }
-                _ => out.extend_from_slice(&cell.bytes),
+                _ => out.put(&cell.bytes),
             }
             i += rows;
             if i >= cells.len() {
@@ -105,12 +107,13 @@ pub fn vertical(
             pos += widths[col];
             col += 1;
         }
-        out.push(eol);
+        out.put_byte(eol);
+        out.end_line();
     }
 }
 
 /// `-x`: rows of columns, filled left to right.
-pub fn horizontal(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, tabsize: usize, eol: u8) {
+pub fn horizontal(out: &mut impl Sink, cells: &[Cell], line_width: usize, tabsize: usize, eol: u8) {
     if cells.is_empty() {
         return;
     }
@@ -120,7 +123,8 @@ pub fn horizontal(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, tabsize:
     for (i, cell) in cells.iter().enumerate() {
         if i != 0 {
             if i % cols == 0 {
-                out.push(eol);
+                out.put_byte(eol);
+                out.end_line();
                 pos = 0;
             } else {
                 let prev = &cells[i - 1];
@@ -129,14 +133,15 @@ pub fn horizontal(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, tabsize:
                 pos += w;
             }
         }
-        out.extend_from_slice(&cell.bytes);
+        out.put(&cell.bytes);
     }
-    out.push(eol);
+    out.put_byte(eol);
+    out.end_line();
 }
 
 /// `-m`: names separated by `, `, wrapping before a name that would reach
 /// the line width.
-pub fn commas(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, eol: u8) {
+pub fn commas(out: &mut impl Sink, cells: &[Cell], line_width: usize, eol: u8) {
     if cells.is_empty() {
         return;
     }
@@ -146,25 +151,28 @@ pub fn commas(out: &mut Vec<u8>, cells: &[Cell], line_width: usize, eol: u8) {
             let fits =
                 line_width == 0 || pos.saturating_add(cell.width).saturating_add(2) < line_width;
             if fits {
-                out.extend_from_slice(b", ");
+                out.put(b", ");
                 pos += 2;
             } else {
-                out.extend_from_slice(b",");
-                out.push(eol);
+                out.put(b",");
+                out.put_byte(eol);
+                out.end_line();
                 pos = 0;
             }
         }
-        out.extend_from_slice(&cell.bytes);
+        out.put(&cell.bytes);
         pos += cell.width;
     }
-    out.push(eol);
+    out.put_byte(eol);
+    out.end_line();
 }
 
 /// `-1`: one name per line.
-pub fn one_per_line(out: &mut Vec<u8>, cells: &[Cell], eol: u8) {
+pub fn one_per_line(out: &mut impl Sink, cells: &[Cell], eol: u8) {
     for cell in cells {
-        out.extend_from_slice(&cell.bytes);
-        out.push(eol);
+        out.put(&cell.bytes);
+        out.put_byte(eol);
+        out.end_line();
     }
 }
 

@@ -118,16 +118,15 @@ impl<'a> Printer<'a> {
             }
             (None, _) => None,
         };
-        let buf = out.buffer();
         let eol = self.eol();
         let width = self.config.width;
         // Without a width limit everything is on one line: GNU pads with spaces.
         let tabsize = if width == 0 { 0 } else { self.config.tabsize };
         match self.config.format {
-            Format::OneLine | Format::Long => columns::one_per_line(buf, &cells, eol),
-            Format::Vertical => columns::vertical(buf, &cells, width, tabsize, eol, prelude),
-            Format::Horizontal => columns::horizontal(buf, &cells, width, tabsize, eol),
-            Format::Commas => columns::commas(buf, &cells, width, eol),
+            Format::OneLine | Format::Long => columns::one_per_line(out, &cells, eol),
+            Format::Vertical => columns::vertical(out, &cells, width, tabsize, eol, prelude),
+            Format::Horizontal => columns::horizontal(out, &cells, width, tabsize, eol),
+            Format::Commas => columns::commas(out, &cells, width, eol),
         }
         out.write(&[]);
     }

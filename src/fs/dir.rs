@@ -57,13 +57,17 @@ pub fn read_dir(
 
 /// Like [`read_dir`], handing each kept entry to `each` as soon as it is
 /// read (for listings printed while reading, in directory order).
+/// Bytes asked of each getdents64 call: glibc's readdir uses 32 KiB too, so
+/// a directory costs GNU ls and us the same number of calls.
+const GETDENTS_BUFFER: usize = 32 * 1024;
+
 pub fn read_dir_each(
     fd: BorrowedFd<'_>,
     mut keep: impl FnMut(&[u8]) -> bool,
     mut each: impl FnMut(DirEntry),
 ) -> Option<std::io::Error> {
-    let mut buf: Vec<MaybeUninit<u8>> = Vec::with_capacity(64 * 1024);
-    buf.resize(64 * 1024, MaybeUninit::uninit());
+    let mut buf: Vec<MaybeUninit<u8>> = Vec::with_capacity(GETDENTS_BUFFER);
+    buf.resize(GETDENTS_BUFFER, MaybeUninit::uninit());
     let mut dir = RawDir::new(fd.as_fd(), &mut buf);
     while let Some(next) = dir.next() {
         match next {
