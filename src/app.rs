@@ -10,7 +10,6 @@ use crate::walk::Walker;
 /// Runs `ls` with these arguments (argv[0] included) and returns the exit
 /// status.
 pub fn run(args: Vec<OsString>) -> i32 {
-    crate::fs::signals::restore_inherited_sigpipe();
     let config = match Config::load(args) {
         Ok(c) => c,
         Err(code) => return code,

@@ -184,9 +184,8 @@ impl Config {
             },
             locale,
         };
-        let stdout = std::io::stdout();
+        let mut out = crate::fs::stdout::RawStdout;
         let stderr = std::io::stderr();
-        let mut out = stdout.lock();
         let mut err = stderr.lock();
         let mut io = resolve::Streams {
             out: &mut out,

@@ -1,6 +1,7 @@
 //! Output faults behave as in GNU ls: a full disk is reported once as a
 //! write error (status 2); a closed pipe kills ls with SIGPIPE unless the
-//! parent ignored that signal, in which case it is a write error too.
+//! parent ignored that signal, in which case it is a write error too; a
+//! closed stdout is `Bad file descriptor` once there is something to write.
 
 mod util;
 
@@ -109,6 +110,56 @@ fn full_disk_is_a_write_error() {
     );
     if let Some(g) = gnu() {
         assert_eq!(ours, run(&g));
+    }
+}
+
+/// Runs `bash -c 'exec ls ARGS >&-'`: ls starts with descriptor 1 closed.
+fn with_stdout_closed(
+    program: &std::path::Path,
+    cwd: &std::path::Path,
+    args: &str,
+) -> (Option<i32>, String) {
+    let out = Command::new("/bin/bash")
+        .arg("-c")
+        .arg(format!("exec -a ls \"$0\" {args} >&-"))
+        .arg(program)
+        .current_dir(cwd)
+        .env_clear()
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn closed_stdout_is_a_write_error_once_something_is_written() {
+    let t = big_tree();
+    std::fs::create_dir(t.path().join("empty")).unwrap();
+    let bad_fd = (
+        Some(2),
+        "ls: write error: Bad file descriptor\n".to_string(),
+    );
+    let cases = [
+        ("d", bad_fd.clone()),
+        ("-l empty", bad_fd.clone()),
+        ("--help", bad_fd.clone()),
+        ("--version", bad_fd.clone()),
+        // Nothing to write, nothing to report.
+        ("empty", (Some(0), String::new())),
+    ];
+    for (args, expected) in cases {
+        let ours = with_stdout_closed(&ours(), t.path(), args);
+        assert_eq!(ours, expected, "ls {args} >&-");
+        if let Some(g) = gnu() {
+            assert_eq!(
+                ours,
+                with_stdout_closed(&g, t.path(), args),
+                "ls {args} >&-"
+            );
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The only module that talks to the kernel (and the only one allowed
 //! `unsafe`): statx with a computed mask and its fstatat fallback, directory
-//! reading with getdents64, symlink targets, xattr probes, terminal queries
+//! reading with getdents64, writes to standard output, symlink targets, xattr probes, terminal queries
 //! and the C library's locale functions.
 //!
 //! Everything above this module sees typed results: [`Metadata`] with
@@ -12,6 +12,7 @@ pub mod locale;
 pub mod path;
 pub mod signals;
 pub mod stat;
+pub mod stdout;
 pub mod term;
 pub mod xattr;
 
