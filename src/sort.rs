@@ -60,8 +60,15 @@ pub fn sort_entries(
         return;
     }
     let time_field = config.time;
+    // Name and version sorts compare the names themselves: no keys needed.
+    let needs_keys = config.group_directories_first
+        || matches!(
+            config.sort,
+            SortKey::Size | SortKey::Time | SortKey::Extension | SortKey::Width
+        );
     let keys: Vec<Keys> = entries
         .iter()
+        .take(if needs_keys { usize::MAX } else { 0 })
         .map(|e| {
             let meta = e.meta.as_ref();
             let primary = match config.sort {
@@ -86,7 +93,11 @@ pub fn sort_entries(
     let reverse = config.reverse;
     // Entries are large: sort their indices, then move each entry once.
     let mut order: Vec<usize> = (0..entries.len()).collect();
-    let keyed = |i: usize| (&keys[i], &entries[i]);
+    const NO_KEYS: Keys = Keys {
+        dir_first: false,
+        primary: Primary::None,
+    };
+    let keyed = |i: usize| (keys.get(i).unwrap_or(&NO_KEYS), &entries[i]);
     // A stable sort, like GNU's merge sort.
     order.sort_by(|&i, &j| {
         let (a, b) = (keyed(i), keyed(j));

@@ -8,7 +8,7 @@ use crate::format::columns::{self, Cell};
 use crate::format::long::LongPrinter;
 use crate::format::name::NameRenderer;
 use crate::format::quote::listing_aligns_quotes;
-use crate::output::Output;
+use crate::output::{Output, Sink};
 
 /// Formats batches of entries; holds what is computed once per run.
 pub struct Printer<'a> {
@@ -96,6 +96,12 @@ impl<'a> Printer<'a> {
             long.print(out, entries, also_measured, &self.names, &blocks);
             return;
         }
+        if matches!(self.config.format, Format::OneLine | Format::Long) {
+            // Nothing to measure across entries but the prefixes: stream.
+            self.print_one_per_line(out, entries, also_measured);
+            out.write(&[]);
+            return;
+        }
         // `-C` prints entries in another order than they are rendered: the
         // colours' one-time reset is placed by the layout instead.
         let painter = self
@@ -131,99 +137,116 @@ impl<'a> Printer<'a> {
         out.write(&[]);
     }
 
-    /// Renders each entry with its `-i` and `-s` prefixes.
-    fn cells(&self, entries: &[Entry], also_measured: &[Entry]) -> Vec<Cell> {
-        let commas = self.config.format == Format::Commas;
-        let inodes: Vec<String> = if self.config.inode {
-            entries.iter().map(inode_text).collect()
-        } else {
-            Vec::new()
-        };
-        let blocks: Vec<String> = if self.config.size_blocks {
-            entries.iter().map(|e| block_text(self.config, e)).collect()
-        } else {
-            Vec::new()
-        };
-        let widest = |v: &[String], f: &dyn Fn(&Entry) -> String| {
-            if commas {
-                0
-            } else {
-                // GNU sizes these columns from the entries it could stat:
-                // a `?` is printed but not measured.
-                let known = |s: &String| if s == "?" { 0 } else { s.len() };
-                let extra = also_measured
-                    .iter()
-                    .map(|e| known(&f(e)))
-                    .max()
-                    .unwrap_or(0);
-                v.iter().map(known).max().unwrap_or(0).max(extra)
+    /// The widths of the `-i`, `-s` and `-Z` prefixes over this batch.
+    fn prefixes(&self, entries: &[Entry], also_measured: &[Entry]) -> Prefixes {
+        let config = self.config;
+        let commas = config.format == Format::Commas;
+        // GNU sizes these columns from the entries it could stat: a `?` is
+        // printed but not measured. `-m` pads nothing.
+        let widest = |on: bool, text: &dyn Fn(&Entry) -> String| {
+            if !on || commas {
+                return 0;
             }
-        };
-        let contexts: Vec<Vec<u8>> = if self.config.context {
             entries
                 .iter()
-                .map(|e| e.context.clone().unwrap_or_else(|| b"?".to_vec()))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let context_width = if commas {
-            0
-        } else {
-            contexts
-                .iter()
-                .map(|c| crate::format::width::text_width(c))
+                .chain(also_measured)
+                .map(|e| match text(e) {
+                    t if t == "?" => 0,
+                    t => t.len(),
+                })
                 .max()
                 .unwrap_or(0)
         };
-        let inode_width = if self.config.inode {
-            widest(&inodes, &inode_text)
+        let context = if config.context && !commas {
+            entries
+                .iter()
+                .map(|e| crate::format::width::text_width(context_text(e)))
+                .max()
+                .unwrap_or(0)
         } else {
             0
         };
-        let block_width = if self.config.size_blocks {
-            widest(&blocks, &|e| block_text(self.config, e))
+        Prefixes {
+            inode: widest(config.inode, &inode_text),
+            blocks: widest(config.size_blocks, &|e| block_text(config, e)),
+            context,
+        }
+    }
+
+    /// Renders one entry with its `-i`, `-s` and `-Z` prefixes into `cell`.
+    fn render_cell(&self, e: &Entry, p: &Prefixes, cell: &mut Cell) {
+        let config = self.config;
+        cell.bytes.clear();
+        cell.color_at = self.names.entry_start(&mut cell.bytes);
+        let prefix = cell.bytes.len();
+        if config.inode {
+            pad_left(&mut cell.bytes, inode_text(e).as_bytes(), p.inode);
+            cell.bytes.push(b' ');
+        }
+        if config.size_blocks {
+            pad_left(&mut cell.bytes, block_text(config, e).as_bytes(), p.blocks);
+            cell.bytes.push(b' ');
+        }
+        if config.context {
+            let c = context_text(e);
+            cell.bytes.extend_from_slice(c);
+            let w = crate::format::width::text_width(c);
+            cell.bytes
+                .resize(cell.bytes.len() + p.context.saturating_sub(w), b' ');
+            cell.bytes.push(b' ');
+        }
+        // The layout uses the column widths, not what was printed (they
+        // differ for a `?` wider than its column, as in GNU).
+        cell.width = if config.format == Format::Commas {
+            cell.bytes.len() - prefix
         } else {
-            0
+            usize::from(config.inode) * (p.inode + 1)
+                + usize::from(config.size_blocks) * (p.blocks + 1)
+                + usize::from(config.context) * (p.context + 1)
         };
+        let r = self.names.render(e, 0, &mut cell.bytes);
+        cell.width += r.width;
+        cell.color_at = cell.color_at.or(r.color_at);
+    }
+
+    /// Every entry rendered, for the layouts that need all widths first.
+    fn cells(&self, entries: &[Entry], also_measured: &[Entry]) -> Vec<Cell> {
+        let p = self.prefixes(entries, also_measured);
         entries
             .iter()
-            .enumerate()
-            .map(|(i, e)| {
+            .map(|e| {
                 let mut cell = Cell::default();
-                cell.color_at = self.names.entry_start(&mut cell.bytes);
-                let prefix = cell.bytes.len();
-                if let Some(ino) = inodes.get(i) {
-                    pad_left(&mut cell.bytes, ino.as_bytes(), inode_width);
-                    cell.bytes.push(b' ');
-                }
-                if let Some(b) = blocks.get(i) {
-                    pad_left(&mut cell.bytes, b.as_bytes(), block_width);
-                    cell.bytes.push(b' ');
-                }
-                if let Some(c) = contexts.get(i) {
-                    cell.bytes.extend_from_slice(c);
-                    let w = crate::format::width::text_width(c);
-                    cell.bytes
-                        .resize(cell.bytes.len() + context_width.saturating_sub(w), b' ');
-                    cell.bytes.push(b' ');
-                }
-                // The layout uses the column widths, not what was printed
-                // (they differ for a `?` wider than its column, as in GNU).
-                cell.width = if commas {
-                    cell.bytes.len() - prefix
-                } else {
-                    usize::from(self.config.inode) * (inode_width + 1)
-                        + usize::from(self.config.size_blocks) * (block_width + 1)
-                        + usize::from(self.config.context) * (context_width + 1)
-                };
-                let r = self.names.render(e, 0, &mut cell.bytes);
-                cell.width += r.width;
-                cell.color_at = cell.color_at.or(r.color_at);
+                self.render_cell(e, &p, &mut cell);
                 cell
             })
             .collect()
     }
+
+    /// One entry per line, each written as soon as it is rendered: memory
+    /// does not grow with the directory.
+    fn print_one_per_line(&self, out: &mut Output, entries: &[Entry], also_measured: &[Entry]) {
+        let p = self.prefixes(entries, also_measured);
+        let eol = self.eol();
+        let mut cell = Cell::default();
+        for e in entries {
+            self.render_cell(e, &p, &mut cell);
+            out.put(&cell.bytes);
+            out.put_byte(eol);
+            out.end_line();
+        }
+    }
+}
+
+/// Widths of the columns before the name in the short formats.
+struct Prefixes {
+    inode: usize,
+    blocks: usize,
+    context: usize,
+}
+
+/// The `-Z` text of an entry (`?` when unknown).
+fn context_text(e: &Entry) -> &[u8] {
+    e.context.as_deref().unwrap_or(b"?")
 }
 
 /// The `-s` column of an entry.
