@@ -15,7 +15,7 @@ use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
 use crate::format::quote::{Quoter, QuotingStyle};
-use crate::fs::dir::{open_dir, read_dir, read_dir_each};
+use crate::fs::dir::{open_dir, read_dir_each, DirBuffer};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
 use crate::fs::xattr::AclProbe;
 use crate::fs::FileType;
@@ -53,6 +53,10 @@ pub struct Walker<'a> {
     /// (dev, ino) of the directories on the current `-R` path.
     active: Vec<((u32, u32), u64)>,
     xattrs: AclProbe,
+    /// The entry vector of the last directory listed, emptied: reused so
+    /// that `-R` does not reallocate (and fragment the heap) per directory.
+    spare: Vec<Entry>,
+    dir_buffer: DirBuffer,
 }
 
 impl<'a> Walker<'a> {
@@ -68,6 +72,8 @@ impl<'a> Walker<'a> {
             first_listing: true,
             active: Vec::new(),
             xattrs: AclProbe::default(),
+            spare: Vec::new(),
+            dir_buffer: DirBuffer::default(),
         }
     }
 
@@ -315,8 +321,10 @@ impl<'a> Walker<'a> {
         if self.streams() {
             self.printer.names.dir.clone_from(&pending.path);
             let dir = Base::Dir(fd.as_fd());
+            let mut buffer = std::mem::take(&mut self.dir_buffer);
             let read_error = read_dir_each(
                 fd.as_fd(),
+                &mut buffer,
                 |name| filter.keep(name),
                 |d| {
                     let mut entry = Entry::new(d.name, d.file_type);
@@ -325,14 +333,17 @@ impl<'a> Walker<'a> {
                         .print(&mut self.out, std::slice::from_ref(&entry));
                 },
             );
+            self.dir_buffer = buffer;
             self.report_read_error(&pending, read_error);
             return;
         }
-        let (raw, read_error) = read_dir(fd.as_fd(), |name| filter.keep(name));
-        let mut entries: Vec<Entry> = raw
-            .into_iter()
-            .map(|d| Entry::new(d.name, d.file_type))
-            .collect();
+        let mut entries = std::mem::take(&mut self.spare);
+        let read_error = read_dir_each(
+            fd.as_fd(),
+            &mut self.dir_buffer,
+            |name| filter.keep(name),
+            |d| entries.push(Entry::new(d.name, d.file_type)),
+        );
         self.report_read_error(&pending, read_error);
         for entry in &mut entries {
             self.complete_entry(Base::Dir(fd.as_fd()), &pending.path, entry);
@@ -361,6 +372,8 @@ impl<'a> Walker<'a> {
                 }
             }
         }
+        entries.clear();
+        self.spare = entries;
     }
 
     /// Everything the plan asks to know about an entry of directory `dir`

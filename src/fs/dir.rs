@@ -42,33 +42,30 @@ fn file_type_of(t: rustix::fs::FileType) -> FileType {
     }
 }
 
-/// Reads every entry of an open directory (`.` and `..` included), calling
-/// `keep` on each name to drop filtered entries before they are copied.
-/// Errors part-way are returned together with what was read so far,
-/// because GNU lists what it could read and then reports the error.
-pub fn read_dir(
-    fd: BorrowedFd<'_>,
-    keep: impl FnMut(&[u8]) -> bool,
-) -> (Vec<DirEntry>, Option<std::io::Error>) {
-    let mut entries = Vec::new();
-    let error = read_dir_each(fd, keep, |e| entries.push(e));
-    (entries, error)
-}
-
-/// Like [`read_dir`], handing each kept entry to `each` as soon as it is
-/// read (for listings printed while reading, in directory order).
 /// Bytes asked of each getdents64 call: glibc's readdir uses 32 KiB too, so
 /// a directory costs GNU ls and us the same number of calls.
 const GETDENTS_BUFFER: usize = 32 * 1024;
 
+/// The getdents64 buffer, allocated on first use and reused for every
+/// directory after that.
+#[derive(Default)]
+pub struct DirBuffer(Vec<MaybeUninit<u8>>);
+
+/// Reads every entry of an open directory (`.` and `..` included), calling
+/// `keep` on each name to drop filtered entries before they are copied and
+/// handing the others to `each` as they are read. An error part-way is
+/// returned after everything read before it was handed over, because GNU
+/// lists what it could read and then reports the error.
 pub fn read_dir_each(
     fd: BorrowedFd<'_>,
+    buffer: &mut DirBuffer,
     mut keep: impl FnMut(&[u8]) -> bool,
     mut each: impl FnMut(DirEntry),
 ) -> Option<std::io::Error> {
-    let mut buf: Vec<MaybeUninit<u8>> = Vec::with_capacity(GETDENTS_BUFFER);
-    buf.resize(GETDENTS_BUFFER, MaybeUninit::uninit());
-    let mut dir = RawDir::new(fd.as_fd(), &mut buf);
+    if buffer.0.len() < GETDENTS_BUFFER {
+        buffer.0.resize(GETDENTS_BUFFER, MaybeUninit::uninit());
+    }
+    let mut dir = RawDir::new(fd.as_fd(), &mut buffer.0);
     while let Some(next) = dir.next() {
         match next {
             Ok(e) => {

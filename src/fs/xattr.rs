@@ -3,7 +3,7 @@
 //! filesystem without xattrs costs one failed probe, not one per file.
 
 use std::collections::HashSet;
-use std::ffi::CString;
+use std::ffi::CStr;
 use std::os::fd::{AsRawFd, BorrowedFd};
 
 use rustix::io::Errno;
@@ -33,16 +33,21 @@ pub struct AclProbe {
     no_acl_devices: HashSet<(u32, u32)>,
     no_context_devices: HashSet<(u32, u32)>,
     selinux: Option<bool>,
+    path: Vec<u8>,
 }
 
-fn path_of(dir: Option<BorrowedFd<'_>>, name: &[u8]) -> Option<CString> {
-    let mut path = Vec::new();
+/// Builds the probe path NUL-terminated in `buf` (reused, so probing
+/// allocates nothing per entry): `/proc/self/fd/N/name` through the open
+/// directory, so the parent path is not walked again, else `name` itself.
+fn path_in<'b>(buf: &'b mut Vec<u8>, dir: Option<BorrowedFd<'_>>, name: &[u8]) -> Option<&'b CStr> {
+    use std::io::Write;
+    buf.clear();
     if let Some(fd) = dir {
-        // Through the open directory: the parent path is not walked again.
-        path.extend_from_slice(format!("/proc/self/fd/{}/", fd.as_raw_fd()).as_bytes());
+        let _ = write!(buf, "/proc/self/fd/{}/", fd.as_raw_fd());
     }
-    path.extend_from_slice(name);
-    CString::new(path).ok()
+    buf.extend_from_slice(name);
+    buf.push(0);
+    CStr::from_bytes_with_nul(buf).ok()
 }
 
 fn unsupported(e: Errno) -> bool {
@@ -66,12 +71,19 @@ impl AclProbe {
         dev: (u32, u32),
         is_dir: bool,
     ) -> AccessMarker {
-        let Some(path) = path_of(dir, name) else {
-            return AccessMarker::None;
+        let mut buf = std::mem::take(&mut self.path);
+        let marker = match path_in(&mut buf, dir, name) {
+            Some(path) => self.marker_of(path, dev, is_dir),
+            None => AccessMarker::None,
         };
+        self.path = buf;
+        marker
+    }
+
+    fn marker_of(&mut self, path: &CStr, dev: (u32, u32), is_dir: bool) -> AccessMarker {
         if !self.no_acl_devices.contains(&dev) {
             let mut buf = [0u8; 256];
-            match rustix::fs::getxattr(&path, ACL_ACCESS, &mut buf[..]) {
+            match rustix::fs::getxattr(path, ACL_ACCESS, &mut buf[..]) {
                 Ok(n) if n > TRIVIAL_ACL_SIZE => return AccessMarker::Acl,
                 Err(Errno::RANGE) => return AccessMarker::Acl,
                 Err(e) if unsupported(e) => {
@@ -79,7 +91,7 @@ impl AclProbe {
                 }
                 _ => {
                     if is_dir {
-                        match rustix::fs::getxattr(&path, ACL_DEFAULT, &mut buf[..]) {
+                        match rustix::fs::getxattr(path, ACL_DEFAULT, &mut buf[..]) {
                             Ok(n) if n > 0 => return AccessMarker::Acl,
                             Err(Errno::RANGE) => return AccessMarker::Acl,
                             _ => {}
@@ -89,7 +101,7 @@ impl AclProbe {
             }
         }
         if self.selinux_enabled() && !self.no_context_devices.contains(&dev) {
-            match rustix::fs::getxattr(&path, SELINUX, &mut [0u8; 0][..]) {
+            match rustix::fs::getxattr(path, SELINUX, &mut [0u8; 0][..]) {
                 Ok(n) if n > 0 => return AccessMarker::Context,
                 Err(e) if unsupported(e) => {
                     self.no_context_devices.insert(dev);
@@ -113,10 +125,14 @@ impl AclProbe {
         if !self.selinux_enabled() || self.no_context_devices.contains(&dev) {
             return None;
         }
-        let path = path_of(dir, name)?;
-        let mut buf = vec![0u8; 256];
-        match rustix::fs::lgetxattr(&path, SELINUX, &mut buf[..]) {
-            Ok(n) => {
+        let mut path_buf = std::mem::take(&mut self.path);
+        let result = path_in(&mut path_buf, dir, name).map(|path| {
+            let mut buf = vec![0u8; 256];
+            rustix::fs::lgetxattr(path, SELINUX, &mut buf[..]).map(|n| (buf, n))
+        });
+        self.path = path_buf;
+        match result? {
+            Ok((mut buf, n)) => {
                 buf.truncate(n);
                 // The stored value ends with a NUL.
                 while buf.last() == Some(&0) {
