@@ -65,12 +65,12 @@ impl Entry {
                     .link
                     .as_ref()
                     .and_then(|l| l.meta.as_ref())
-                    .and_then(|m| m.file_type)
+                    .and_then(|m| m.file_type())
                     == Some(FileType::Directory))
     }
 
     pub fn mode(&self) -> Option<u32> {
-        self.meta.as_ref().and_then(|m| m.mode)
+        self.meta.as_ref().and_then(|m| m.mode())
     }
 }
 
@@ -78,9 +78,9 @@ impl Entry {
 pub fn time_of(meta: &Metadata, field: crate::config::TimeField) -> Option<crate::fs::Timestamp> {
     use crate::config::TimeField;
     match field {
-        TimeField::Modification => meta.mtime,
-        TimeField::Access => meta.atime,
-        TimeField::Change => meta.ctime,
-        TimeField::Birth => meta.btime,
+        TimeField::Modification => meta.mtime(),
+        TimeField::Access => meta.atime(),
+        TimeField::Change => meta.ctime(),
+        TimeField::Birth => meta.btime(),
     }
 }

@@ -72,7 +72,7 @@ pub fn sort_entries(
         .map(|e| {
             let meta = e.meta.as_ref();
             let primary = match config.sort {
-                SortKey::Size => Primary::Size(meta.and_then(|m| m.size).unwrap_or(0)),
+                SortKey::Size => Primary::Size(meta.and_then(|m| m.size()).unwrap_or(0)),
                 SortKey::Time => Primary::Time(
                     meta.and_then(|m| time_of(m, time_field))
                         .unwrap_or_default(),

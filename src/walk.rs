@@ -171,7 +171,7 @@ impl<'a> Walker<'a> {
                 // The default rule follows a command-line symlink only when
                 // it leads to a directory; otherwise the link itself is listed.
                 if self.config.dereference == Dereference::CommandLineDirs
-                    && meta.file_type != Some(FileType::Directory)
+                    && meta.file_type() != Some(FileType::Directory)
                 {
                     self.lstat_operand(&name, need)?
                 } else {
@@ -194,7 +194,7 @@ impl<'a> Walker<'a> {
                 }
             }
         };
-        let mut entry = Entry::new(name, meta.file_type.unwrap_or(FileType::Unknown));
+        let mut entry = Entry::new(name, meta.file_type().unwrap_or(FileType::Unknown));
         entry.meta = Some(Box::new(meta));
         entry.operand = true;
         self.complete_link(Base::Cwd, &mut entry);
@@ -226,7 +226,7 @@ impl<'a> Walker<'a> {
         let Some(meta) = entry.meta.as_ref().filter(|_| !entry.stat_failed) else {
             return;
         };
-        let dev = meta.dev;
+        let dev = meta.dev();
         let is_dir = entry.file_type == FileType::Directory;
         // Symlinks carry no ACL of their own (and the kernel answers "not
         // supported" for them, which must not mark the whole device).
@@ -284,7 +284,7 @@ impl<'a> Walker<'a> {
             // from the cache (no server round-trip on network filesystems).
             match stat_fd(fd.as_fd(), Need::INO, true) {
                 Ok(m) => {
-                    let id = (m.dev, m.ino.unwrap_or(0));
+                    let id = (m.dev(), m.ino().unwrap_or(0));
                     if self.active.contains(&id) {
                         // Quoted only when needed, unlike other file messages.
                         let mut msg = Vec::new();
@@ -428,7 +428,7 @@ impl<'a> Walker<'a> {
             },
         ) {
             Ok(meta) => {
-                if let Some(t) = meta.file_type {
+                if let Some(t) = meta.file_type() {
                     entry.file_type = t;
                 }
                 entry.meta = Some(Box::new(meta));

@@ -196,11 +196,11 @@ impl<'a> ColorSubject<'a> {
     ) -> ColorSubject<'a> {
         ColorSubject {
             name,
-            file_type: meta.and_then(|m| m.file_type).unwrap_or(d_type),
-            mode: meta.and_then(|m| m.mode),
-            nlink: meta.and_then(|m| m.nlink),
+            file_type: meta.and_then(|m| m.file_type()).unwrap_or(d_type),
+            mode: meta.and_then(|m| m.mode()),
+            nlink: meta.and_then(|m| m.nlink()),
             capability: false,
-            target_mode: target.and_then(|m| m.mode),
+            target_mode: target.and_then(|m| m.mode()),
         }
     }
 }

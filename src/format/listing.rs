@@ -64,7 +64,7 @@ impl<'a> Printer<'a> {
     pub fn print_total(&self, out: &mut Output, entries: &[Entry]) {
         let blocks: u64 = entries
             .iter()
-            .filter_map(|e| e.meta.as_ref().and_then(|m| m.blocks))
+            .filter_map(|e| e.meta.as_ref().and_then(|m| m.blocks()))
             .sum();
         let mut line = if self.dired() {
             b"  total ".to_vec()
@@ -251,14 +251,14 @@ fn context_text(e: &Entry) -> &[u8] {
 
 /// The `-s` column of an entry.
 pub fn block_text(config: &Config, e: &Entry) -> String {
-    match e.meta.as_ref().and_then(|m| m.blocks) {
+    match e.meta.as_ref().and_then(|m| m.blocks()) {
         Some(b) => config.block_size.format_blocks(b),
         None => "?".to_string(),
     }
 }
 
 pub fn inode_text(e: &Entry) -> String {
-    match e.meta.as_ref().and_then(|m| m.ino) {
+    match e.meta.as_ref().and_then(|m| m.ino()) {
         Some(ino) => ino.to_string(),
         None => "?".to_string(),
     }

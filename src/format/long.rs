@@ -145,16 +145,16 @@ impl<'a> LongPrinter<'a> {
         }
         let size = match (meta, e.file_type) {
             (Some(m), FileType::CharDevice | FileType::BlockDevice) => {
-                SizeText::Device(m.rdev.0, m.rdev.1)
+                SizeText::Device(m.rdev().0, m.rdev().1)
             }
-            (Some(m), _) => match m.size {
+            (Some(m), _) => match m.size() {
                 Some(s) => SizeText::Plain(self.config.file_size.format_bytes(s)),
                 None => SizeText::Plain("?".into()),
             },
             (None, _) => SizeText::Plain("?".into()),
         };
-        let uid = meta.and_then(|m| m.uid);
-        let gid = meta.and_then(|m| m.gid);
+        let uid = meta.and_then(|m| m.uid());
+        let gid = meta.and_then(|m| m.gid());
         Row {
             inode: if self.config.inode {
                 inode_text(e)
@@ -166,9 +166,9 @@ impl<'a> LongPrinter<'a> {
             } else {
                 String::new()
             },
-            mode: mode_string(e.file_type, meta.and_then(|m| m.mode), e.access),
+            mode: mode_string(e.file_type, meta.and_then(|m| m.mode()), e.access),
             nlink: meta
-                .and_then(|m| m.nlink)
+                .and_then(|m| m.nlink())
                 .map_or_else(|| "?".into(), |n| n.to_string()),
             owner: if show_owner {
                 self.id_text(uid, true)

@@ -248,8 +248,8 @@ impl<'a> NameRenderer<'a> {
             IndicatorStyle::Classify | IndicatorStyle::FileType
         );
         if let Some(m) = meta.filter(|_| classifies) {
-            if let Some(t) = m.file_type {
-                if let Some(c) = indicator_char(self.indicator, t, m.mode) {
+            if let Some(t) = m.file_type() {
+                if let Some(c) = indicator_char(self.indicator, t, m.mode()) {
                     out.push(c);
                 }
             }

@@ -39,28 +39,106 @@ pub struct Timestamp {
     pub nsec: u32,
 }
 
-/// What statx (or fstatat) told us about one file. A field the kernel did
-/// not return (not asked for, or absent from `stx_mask`) is `None`.
-#[derive(Clone, Debug, Default)]
-pub struct Metadata {
-    pub file_type: Option<FileType>,
-    /// Full `st_mode` (type bits included) when STATX_MODE came back.
-    pub mode: Option<u32>,
-    pub ino: Option<u64>,
-    pub nlink: Option<u64>,
-    pub uid: Option<u32>,
-    pub gid: Option<u32>,
-    pub size: Option<u64>,
+/// The raw values of a stat: each is meaningful only where the
+/// [`Metadata`] holding it says the kernel returned it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StatFields {
+    /// Full `st_mode` (type bits included).
+    pub mode: u32,
+    pub uid: u32,
+    pub gid: u32,
+    /// The kernel's link count is 32 bits (`stx_nlink`, `inode.i_nlink`).
+    pub nlink: u32,
+    pub ino: u64,
+    pub size: u64,
     /// In 512-byte units, as `st_blocks`.
-    pub blocks: Option<u64>,
-    pub atime: Option<Timestamp>,
-    pub mtime: Option<Timestamp>,
-    pub ctime: Option<Timestamp>,
-    pub btime: Option<Timestamp>,
+    pub blocks: u64,
+    pub atime: Timestamp,
+    pub mtime: Timestamp,
+    pub ctime: Timestamp,
+    pub btime: Timestamp,
     /// Device the file lives on (major, minor); always returned.
     pub dev: (u32, u32),
     /// Device a char/block special file stands for (major, minor).
     pub rdev: (u32, u32),
+}
+
+/// What statx (or fstatat) told us about one file. A field the kernel did
+/// not return (not asked for, or absent from `stx_mask`) reads as `None`.
+///
+/// One mask and plain values (128 bytes) rather than an `Option` per field
+/// (208): a long listing keeps one per entry of the largest directory.
+#[derive(Clone, Debug, Default)]
+pub struct Metadata {
+    got: Need,
+    fields: StatFields,
+}
+
+impl Metadata {
+    /// `fields` as far as `got` says they were returned.
+    pub fn new(got: Need, fields: StatFields) -> Metadata {
+        Metadata { got, fields }
+    }
+
+    fn field<T>(&self, need: Need, value: T) -> Option<T> {
+        self.got.contains(need).then_some(value)
+    }
+
+    pub fn file_type(&self) -> Option<FileType> {
+        self.field(Need::TYPE, FileType::from_mode(self.fields.mode))
+    }
+
+    pub fn mode(&self) -> Option<u32> {
+        self.field(Need::MODE, self.fields.mode)
+    }
+
+    pub fn ino(&self) -> Option<u64> {
+        self.field(Need::INO, self.fields.ino)
+    }
+
+    pub fn nlink(&self) -> Option<u64> {
+        self.field(Need::NLINK, u64::from(self.fields.nlink))
+    }
+
+    pub fn uid(&self) -> Option<u32> {
+        self.field(Need::UID, self.fields.uid)
+    }
+
+    pub fn gid(&self) -> Option<u32> {
+        self.field(Need::GID, self.fields.gid)
+    }
+
+    pub fn size(&self) -> Option<u64> {
+        self.field(Need::SIZE, self.fields.size)
+    }
+
+    pub fn blocks(&self) -> Option<u64> {
+        self.field(Need::BLOCKS, self.fields.blocks)
+    }
+
+    pub fn atime(&self) -> Option<Timestamp> {
+        self.field(Need::ATIME, self.fields.atime)
+    }
+
+    pub fn mtime(&self) -> Option<Timestamp> {
+        self.field(Need::MTIME, self.fields.mtime)
+    }
+
+    pub fn ctime(&self) -> Option<Timestamp> {
+        self.field(Need::CTIME, self.fields.ctime)
+    }
+
+    pub fn btime(&self) -> Option<Timestamp> {
+        self.field(Need::BTIME, self.fields.btime)
+    }
+
+    pub fn dev(&self) -> (u32, u32) {
+        self.fields.dev
+    }
+
+    pub fn rdev(&self) -> (u32, u32) {
+        self.fields.rdev
+    }
 }
 
 use std::ffi::CStr;
@@ -203,24 +281,25 @@ fn from_statx(stx: &rustix::fs::Statx, asked: Need) -> Metadata {
     // Only what was asked for *and* came back: a field the filesystem
     // volunteered is not used, so the output never depends on it.
     let got = Need(stx.stx_mask & asked.0);
-    let has = |n: Need| got.contains(n);
-    let mode = stx.stx_mode as u32;
-    Metadata {
-        file_type: has(Need::TYPE).then(|| FileType::from_mode(mode)),
-        mode: has(Need::MODE).then_some(mode),
-        ino: has(Need::INO).then_some(stx.stx_ino),
-        nlink: has(Need::NLINK).then_some(stx.stx_nlink as u64),
-        uid: has(Need::UID).then_some(stx.stx_uid),
-        gid: has(Need::GID).then_some(stx.stx_gid),
-        size: has(Need::SIZE).then_some(stx.stx_size),
-        blocks: has(Need::BLOCKS).then_some(stx.stx_blocks),
-        atime: has(Need::ATIME).then(|| ts(stx.stx_atime.tv_sec, stx.stx_atime.tv_nsec)),
-        mtime: has(Need::MTIME).then(|| ts(stx.stx_mtime.tv_sec, stx.stx_mtime.tv_nsec)),
-        ctime: has(Need::CTIME).then(|| ts(stx.stx_ctime.tv_sec, stx.stx_ctime.tv_nsec)),
-        btime: has(Need::BTIME).then(|| ts(stx.stx_btime.tv_sec, stx.stx_btime.tv_nsec)),
-        dev: (stx.stx_dev_major, stx.stx_dev_minor),
-        rdev: (stx.stx_rdev_major, stx.stx_rdev_minor),
-    }
+    let ts = |t: &rustix::fs::StatxTimestamp| ts(t.tv_sec, t.tv_nsec);
+    Metadata::new(
+        got,
+        StatFields {
+            mode: u32::from(stx.stx_mode),
+            uid: stx.stx_uid,
+            gid: stx.stx_gid,
+            nlink: stx.stx_nlink,
+            ino: stx.stx_ino,
+            size: stx.stx_size,
+            blocks: stx.stx_blocks,
+            atime: ts(&stx.stx_atime),
+            mtime: ts(&stx.stx_mtime),
+            ctime: ts(&stx.stx_ctime),
+            btime: ts(&stx.stx_btime),
+            dev: (stx.stx_dev_major, stx.stx_dev_minor),
+            rdev: (stx.stx_rdev_major, stx.stx_rdev_minor),
+        },
+    )
 }
 
 fn split_dev(dev: u64) -> (u32, u32) {
@@ -232,28 +311,57 @@ fn split_dev(dev: u64) -> (u32, u32) {
 // The field types of `struct stat` differ between architectures.
 #[allow(clippy::unnecessary_cast)]
 fn from_stat(st: &rustix::fs::Stat) -> Metadata {
-    let mode = st.st_mode as u32;
-    Metadata {
-        file_type: Some(FileType::from_mode(mode)),
-        mode: Some(mode),
-        ino: Some(st.st_ino as u64),
-        nlink: Some(st.st_nlink as u64),
-        uid: Some(st.st_uid),
-        gid: Some(st.st_gid),
-        size: Some(st.st_size as u64),
-        blocks: Some(st.st_blocks as u64),
-        atime: Some(ts(st.st_atime as i64, st.st_atime_nsec as u32)),
-        mtime: Some(ts(st.st_mtime as i64, st.st_mtime_nsec as u32)),
-        ctime: Some(ts(st.st_ctime as i64, st.st_ctime_nsec as u32)),
-        // fstatat has no birth time: it stays unknown, as GNU shows it.
-        btime: None,
-        dev: split_dev(st.st_dev as u64),
-        rdev: split_dev(st.st_rdev as u64),
-    }
+    // fstatat has no birth time: it stays unknown, as GNU shows it.
+    let everything_but_btime = Need(0x7ff);
+    Metadata::new(
+        everything_but_btime,
+        StatFields {
+            mode: st.st_mode as u32,
+            uid: st.st_uid,
+            gid: st.st_gid,
+            nlink: st.st_nlink as u32,
+            ino: st.st_ino as u64,
+            size: st.st_size as u64,
+            blocks: st.st_blocks as u64,
+            atime: ts(st.st_atime as i64, st.st_atime_nsec as u32),
+            mtime: ts(st.st_mtime as i64, st.st_mtime_nsec as u32),
+            ctime: ts(st.st_ctime as i64, st.st_ctime_nsec as u32),
+            btime: Timestamp::default(),
+            dev: split_dev(st.st_dev as u64),
+            rdev: split_dev(st.st_rdev as u64),
+        },
+    )
 }
 
 /// Reads the target of the symlink `name` relative to `base`.
 pub fn read_link(base: Base<'_>, name: &CStr) -> std::io::Result<Vec<u8>> {
     let target = rustix::fs::readlinkat(base.fd(), name, Vec::new())?;
     Ok(target.into_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_stays_small() {
+        // A long listing holds one per entry of the largest directory.
+        assert!(std::mem::size_of::<Metadata>() <= 128);
+    }
+
+    #[test]
+    fn only_returned_fields_are_read() {
+        let fields = StatFields {
+            mode: 0o100644,
+            size: 42,
+            nlink: 3,
+            ..StatFields::default()
+        };
+        let m = Metadata::new(Need::TYPE | Need::SIZE, fields);
+        assert_eq!(m.file_type(), Some(FileType::Regular));
+        assert_eq!(m.size(), Some(42));
+        assert_eq!(m.mode(), None);
+        assert_eq!(m.nlink(), None);
+        assert_eq!(m.mtime(), None);
+    }
 }

@@ -394,18 +394,23 @@ fn clear_to_eol() {
 
 #[test]
 fn subject_from_metadata() {
+    use crate::fs::stat::{Need, StatFields};
     use crate::fs::Metadata;
-    let link = Metadata {
-        file_type: Some(T::Symlink),
-        mode: Some(LNK),
-        nlink: Some(1),
-        ..Metadata::default()
-    };
-    let target = Metadata {
-        file_type: Some(T::Directory),
-        mode: Some(DIR),
-        ..Metadata::default()
-    };
+    let link = Metadata::new(
+        Need::TYPE | Need::MODE | Need::NLINK,
+        StatFields {
+            mode: LNK,
+            nlink: 1,
+            ..StatFields::default()
+        },
+    );
+    let target = Metadata::new(
+        Need::TYPE | Need::MODE,
+        StatFields {
+            mode: DIR,
+            ..StatFields::default()
+        },
+    );
     let t = table("ln=target");
     let s = ColorSubject::from_metadata(b"lnkdir", T::Symlink, Some(&link), Some(&target));
     assert_eq!(style(&t, &s), Some("01;34"));
