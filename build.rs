@@ -1,4 +1,11 @@
-//! Links the unwinder statically on GNU/Linux when the C compiler has it.
+//! Link-time choices that keep `ls` small in memory (see bench/RESULTS.md).
+//!
+//! 1. The backtrace symbolizer of the standard library, never run with
+//!    `panic = "abort"`, is gathered apart from the code that runs
+//!    (link/cold-text.ld), so its pages are not mapped at start-up.
+//!
+//! 2. The unwinder is linked statically on GNU/Linux when the C compiler
+//!    has it.
 //!
 //! Rust's standard library links libgcc_s.so for its unwinder. With
 //! `panic = "abort"` `ls` never unwinds; the shared library still costs a
@@ -14,7 +21,13 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=CC");
     let var = |k: &str| std::env::var(k).unwrap_or_default();
-    if var("CARGO_CFG_TARGET_OS") != "linux" || var("CARGO_CFG_TARGET_ENV") != "gnu" {
+    if var("CARGO_CFG_TARGET_OS") != "linux" {
+        return;
+    }
+    println!("cargo:rerun-if-changed=link/cold-text.ld");
+    let script = PathBuf::from(var("CARGO_MANIFEST_DIR")).join("link/cold-text.ld");
+    println!("cargo:rustc-link-arg-bins=-Wl,-T,{}", script.display());
+    if var("CARGO_CFG_TARGET_ENV") != "gnu" {
         return;
     }
     if let Some(dir) = libgcc_eh_dir() {
