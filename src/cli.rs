@@ -3,9 +3,11 @@
 //! `--help`/`--version` texts.
 //!
 //! GNU's `getopt_long` behaviour (abbreviations, permutation, clusters,
-//! diagnostics) is emulated in [`getopt`], which produces a normalized
-//! argument list that clap then parses; [`parse`] returns the options in
-//! command-line order via `ArgMatches::indices_of`.
+//! diagnostics) is emulated in [`getopt`], and [`parse`] returns its scan:
+//! the options in command-line order and the operands. The clap
+//! [`command`] is the declarative definition the completions and man page
+//! are generated from; tests check that it parses every scan's normalized
+//! form to the same options.
 #![forbid(unsafe_code)]
 
 pub mod args;
