@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::error::{print_diagnostic, strerror, EXIT_SERIOUS};
 use crate::walk::Walker;
 
-/// Runs `ls` with these arguments (argv[0] included) and returns the exit
+/// Runs `ls` with these arguments (`argv[0]` included) and returns the exit
 /// status.
 pub fn run(args: Vec<OsString>) -> i32 {
     let config = match Config::load(args) {

@@ -24,12 +24,12 @@ pub use table::{ArgKind, OptId, OptSpec, OPTIONS};
 
 static PROGRAM_NAME: OnceLock<Vec<u8>> = OnceLock::new();
 
-/// Records the program name (argv[0] as given) once; later calls are no-ops.
+/// Records the program name (`argv[0]` as given) once; later calls are no-ops.
 pub fn set_program_name(argv0: &[u8]) {
     let _ = PROGRAM_NAME.set(argv0.to_vec());
 }
 
-/// The name diagnostics start with: argv[0] exactly as given (GNU prints
+/// The name diagnostics start with: `argv[0]` exactly as given (GNU prints
 /// `/bin/ls: ...` when run as `/bin/ls`), `ls` before it is set.
 pub fn program_name() -> &'static [u8] {
     PROGRAM_NAME.get().map(Vec::as_slice).unwrap_or(b"ls")
@@ -102,7 +102,7 @@ pub struct Parsed {
     pub error: Option<getopt::GetoptError>,
 }
 
-/// Scans `args` (without argv[0]) as GNU getopt_long would. An optional
+/// Scans `args` (without `argv[0]`) as GNU getopt_long would. An optional
 /// argument left out (`--color`) reads as `always`, its documented meaning.
 ///
 /// clap cannot express getopt_long's abbreviation, permutation and

@@ -164,7 +164,7 @@ pub struct Config {
 }
 
 impl Config {
-    /// Parses the command line (argv[0] included) exactly as GNU ls 9.1
+    /// Parses the command line (`argv[0]` included) exactly as GNU ls 9.1
     /// does and resolves the environment. Diagnostics are printed to
     /// stderr; `Err` carries the exit status (0 after `--help` and
     /// `--version`, which are printed to stdout).

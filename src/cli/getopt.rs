@@ -81,7 +81,7 @@ pub struct Scan {
     pub error: Option<GetoptError>,
 }
 
-/// Scans `args` (argv without argv[0]). With `posix` (POSIXLY_CORRECT),
+/// Scans `args` (argv without `argv[0]`). With `posix` (POSIXLY_CORRECT),
 /// the first operand ends the options.
 pub fn scan(args: &[OsString], posix: bool) -> Scan {
     let mut s = Scan::default();

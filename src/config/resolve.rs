@@ -99,7 +99,7 @@ fn strip_os_error(e: &std::io::Error) -> String {
     }
 }
 
-/// Parses `args` (argv without argv[0]) and resolves the environment:
+/// Parses `args` (argv without `argv[0]`) and resolves the environment:
 /// the whole of `Config::load` except process-global state.
 pub fn load_with(args: &[OsString], env: &Environment, io: &mut Streams) -> Result<Config, i32> {
     let posix = env.get("POSIXLY_CORRECT").is_some();

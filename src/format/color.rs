@@ -1,6 +1,6 @@
 //! GNU ls 9.1 colours: parsing `LS_COLORS`, deciding which files must be
 //! stat'ed for their colour, choosing the colour of a name, and (in
-//! [`paint`]) writing the escape sequences around it.
+//! `paint`) writing the escape sequences around it.
 //!
 //! # Deciding whether colours are on
 //! `--color=always`, or `--color=auto` with stdout a terminal, *asks* for
