@@ -119,15 +119,7 @@ fn with_stdout_closed(
     cwd: &std::path::Path,
     args: &str,
 ) -> (Option<i32>, String) {
-    let out = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(format!("exec -a ls \"$0\" {args} >&-"))
-        .arg(program)
-        .current_dir(cwd)
-        .env_clear()
-        .env("LC_ALL", "C")
-        .output()
-        .unwrap();
+    let out = util::in_shell(program, cwd, &format!("exec -a ls \"$0\" {args} >&-"));
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),

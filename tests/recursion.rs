@@ -4,7 +4,6 @@
 
 mod util;
 
-use std::process::Command;
 use util::{gnu, ours, TempDir};
 
 fn deep_chain(levels: usize) -> TempDir {
@@ -30,15 +29,7 @@ fn run_limited(
     program: &std::path::Path,
     cwd: &std::path::Path,
 ) -> (Vec<u8>, Vec<u8>, Option<i32>) {
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg("ulimit -n 64 && exec -a ls \"$0\" -R d")
-        .arg(program)
-        .current_dir(cwd)
-        .env_clear()
-        .env("LC_ALL", "C")
-        .output()
-        .unwrap();
+    let out = util::in_shell(program, cwd, "ulimit -n 64 && exec -a ls \"$0\" -R d");
     (out.stdout, out.stderr, out.status.code())
 }
 

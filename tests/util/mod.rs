@@ -190,3 +190,18 @@ pub fn compare(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> bool {
     assert_same(&format!("ls {}", args.join(" ")), &g, &o);
     true
 }
+
+/// Runs `bash -c SCRIPT PROGRAM` in `cwd` with only `LC_ALL=C`: the script
+/// starts ls as `exec -a ls "$0" ...` after setting up what it needs
+/// (limits, closed descriptors, signal dispositions).
+pub fn in_shell(program: &Path, cwd: &Path, script: &str) -> Output {
+    Command::new("/bin/bash")
+        .arg("-c")
+        .arg(script)
+        .arg(program)
+        .current_dir(cwd)
+        .env_clear()
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap()
+}
