@@ -17,7 +17,7 @@ use crate::format::listing::Printer;
 use crate::format::quote::{Quoter, QuotingStyle};
 use crate::fs::dir::{open_dir, read_dir_each, DirBuffer};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
-use crate::fs::xattr::AclProbe;
+use crate::fs::xattr::{AclProbe, InDir};
 use crate::fs::FileType;
 use crate::output::Output;
 use crate::plan::Plan;
@@ -222,7 +222,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The long format's ACL marker and `-Z`'s context, when asked for.
-    fn probe_xattrs(&mut self, dir: Option<std::os::fd::BorrowedFd<'_>>, entry: &mut Entry) {
+    fn probe_xattrs(&mut self, dir: Option<InDir<'_>>, entry: &mut Entry) {
         let Some(meta) = entry.meta.as_ref().filter(|_| !entry.stat_failed) else {
             return;
         };
@@ -380,11 +380,11 @@ impl<'a> Walker<'a> {
     /// (open as `base`): its stat, link target, ACL marker, context.
     fn complete_entry(&mut self, base: Base<'_>, dir: &[u8], entry: &mut Entry) {
         self.stat_entry(base, dir, entry);
-        let fd = match base {
-            Base::Dir(fd) => Some(fd),
+        let in_dir = match base {
+            Base::Dir(fd) => Some(InDir { fd, path: dir }),
             Base::Cwd => None,
         };
-        self.probe_xattrs(fd, entry);
+        self.probe_xattrs(in_dir, entry);
     }
 
     /// GNU lists what it could read of a directory, then reports the error.

@@ -233,3 +233,34 @@ fn usage_errors() {
         &["--block-size=0"],
     ]);
 }
+
+/// `+` after the mode for a non-trivial access ACL, and for a directory
+/// with only a default ACL; the columns widen for it across the listing.
+#[test]
+fn acl_markers() {
+    let t = TempDir::new("diff-acl");
+    let old = 1_600_000_000;
+    t.file("d/plain", 1, old)
+        .file("d/shared", 2, old)
+        .dir("d/inherits")
+        .dir("d/sub");
+    if !(t.acl("d/shared", false) && t.acl("d/inherits", true)) {
+        eprintln!(
+            "note: no POSIX ACL support under {}; skipped",
+            t.path().display()
+        );
+        return;
+    }
+    for d in ["d/inherits", "d/sub", "d"] {
+        t.mtime(d, old);
+    }
+    for args in [
+        &["-l", "d"][..],
+        &["-lR", "d"],
+        &["-ld", "d/shared", "d/inherits", "d/plain"],
+        &["-lL", "d"],
+        &["-ln", "--color=always", "d"],
+    ] {
+        compare(t.path(), args, &[("LC_ALL", "C"), ("TZ", "UTC")]);
+    }
+}

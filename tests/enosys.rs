@@ -1,6 +1,7 @@
 //! When statx answers ENOSYS (old kernel, seccomp profile), ls falls back
-//! to fstatat once and prints exactly the same output. A small C wrapper
-//! installs a seccomp filter before exec'ing our binary.
+//! to fstatat once and prints exactly the same output; without getxattrat
+//! (kernels before 6.13) the ACL probes go by path, with the same result.
+//! A small C wrapper installs a seccomp filter before exec'ing our binary.
 
 mod util;
 
@@ -15,8 +16,8 @@ fn wrapper() -> Option<PathBuf> {
 }
 
 fn build_wrapper() -> Option<PathBuf> {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/no_statx.c");
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_statx");
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/enosys.c");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("enosys");
     let ok = Command::new("cc")
         .arg("-O2")
         .arg("-o")
@@ -27,8 +28,15 @@ fn build_wrapper() -> Option<PathBuf> {
     ok.then_some(out)
 }
 
-fn run_without_statx(wrapper: &std::path::Path, cwd: &std::path::Path, args: &[&str]) -> util::Run {
-    let mut all: Vec<String> = vec![ours().to_string_lossy().into_owned()];
+/// Runs our ls with the calls in `calls` (comma-separated) failing with
+/// ENOSYS.
+fn run_without(
+    wrapper: &std::path::Path,
+    calls: &str,
+    cwd: &std::path::Path,
+    args: &[&str],
+) -> util::Run {
+    let mut all: Vec<String> = vec![calls.to_string(), ours().to_string_lossy().into_owned()];
     all.extend(args.iter().map(|s| s.to_string()));
     let refs: Vec<&str> = all.iter().map(String::as_str).collect();
     run(wrapper, cwd, &refs, &[])
@@ -58,7 +66,7 @@ fn fstatat_fallback_gives_identical_output() {
         &["-lL", "d"],
     ] {
         let normal = run(&ours(), t.path(), args, &[]);
-        let fallback = run_without_statx(&wrapper, t.path(), args);
+        let fallback = run_without(&wrapper, "statx", t.path(), args);
         util::assert_same(&format!("ls {args:?} without statx"), &normal, &fallback);
         assert_eq!(
             normal.status,
@@ -85,6 +93,7 @@ fn fallback_is_remembered_after_the_first_enosys() {
         .args(["-f", "-qq", "-e", "trace=statx", "-o"])
         .arg(&log)
         .arg(&wrapper)
+        .arg("statx")
         .arg(ours())
         .args(["-l", "d"])
         .current_dir(t.path())
@@ -102,4 +111,40 @@ fn fallback_is_remembered_after_the_first_enosys() {
         statx_calls, 1,
         "statx must be tried once, then never again:\n{text}"
     );
+}
+
+#[test]
+fn acl_markers_are_the_same_without_getxattrat() {
+    let Some(wrapper) = wrapper() else { return };
+    let t = TempDir::new("enosys-acl");
+    t.file("d/plain", 1, 1_600_000_000)
+        .file("d/shared", 1, 1_600_000_000)
+        .dir("d/inherits")
+        .dir("d/sub")
+        .mtime("d/inherits", 1_600_000_000)
+        .mtime("d/sub", 1_600_000_000);
+    if !(t.acl("d/shared", false) && t.acl("d/inherits", true)) {
+        eprintln!(
+            "skipping: no POSIX ACL support under {}",
+            t.path().display()
+        );
+        return;
+    }
+    t.mtime("d", 1_600_000_000);
+    for args in [
+        &["-l", "d"][..],
+        &["-lR", "d"],
+        &["-ld", "d/shared", "d/inherits"],
+    ] {
+        let normal = run(&ours(), t.path(), args, &[]);
+        assert!(
+            String::from_utf8_lossy(&normal.stdout).contains("+ "),
+            "{args:?}: no ACL marker in\n{}",
+            String::from_utf8_lossy(&normal.stdout)
+        );
+        for calls in ["getxattrat", "statx,getxattrat"] {
+            let fallback = run_without(&wrapper, calls, t.path(), args);
+            util::assert_same(&format!("ls {args:?} without {calls}"), &normal, &fallback);
+        }
+    }
 }

@@ -5,6 +5,7 @@
 use std::collections::HashSet;
 use std::ffi::CStr;
 use std::os::fd::{AsRawFd, BorrowedFd};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustix::io::Errno;
 
@@ -36,18 +37,140 @@ pub struct AclProbe {
     path: Vec<u8>,
 }
 
-/// Builds the probe path NUL-terminated in `buf` (reused, so probing
-/// allocates nothing per entry): `/proc/self/fd/N/name` through the open
-/// directory, so the parent path is not walked again, else `name` itself.
-fn path_in<'b>(buf: &'b mut Vec<u8>, dir: Option<BorrowedFd<'_>>, name: &[u8]) -> Option<&'b CStr> {
-    use std::io::Write;
-    buf.clear();
-    if let Some(fd) = dir {
-        let _ = write!(buf, "/proc/self/fd/{}/", fd.as_raw_fd());
+/// Set once getxattrat(2) turned out to be missing (Linux before 6.13, or
+/// a seccomp filter): from then on probes go through /proc.
+static GETXATTRAT_MISSING: AtomicBool = AtomicBool::new(false);
+
+/// The open directory an entry was read from, and its path as listed.
+#[derive(Clone, Copy)]
+pub struct InDir<'a> {
+    pub fd: BorrowedFd<'a>,
+    pub path: &'a [u8],
+}
+
+/// What a probe looks at: a name in an open directory, or a path relative
+/// to the working directory.
+struct Target<'a> {
+    dir: Option<InDir<'a>>,
+    name: &'a CStr,
+}
+
+impl<'a> Target<'a> {
+    /// `name` NUL-terminated in `buf` (reused, so probing allocates
+    /// nothing per entry).
+    fn new(buf: &'a mut Vec<u8>, dir: Option<InDir<'a>>, name: &[u8]) -> Option<Target<'a>> {
+        buf.clear();
+        buf.extend_from_slice(name);
+        buf.push(0);
+        let name = CStr::from_bytes_with_nul(buf).ok()?;
+        Some(Target { dir, name })
     }
-    buf.extend_from_slice(name);
-    buf.push(0);
-    CStr::from_bytes_with_nul(buf).ok()
+
+    /// The value of `attr` (its size when `value` is empty), following a
+    /// final symlink or not, like getxattr/lgetxattr.
+    fn get(&self, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
+        let Some(dir) = self.dir else {
+            return get_by_path(self.name, attr, value, follow);
+        };
+        if !GETXATTRAT_MISSING.load(Ordering::Relaxed) {
+            match getxattrat(dir.fd, self.name, attr, value, follow) {
+                Err(Errno::NOSYS) => GETXATTRAT_MISSING.store(true, Ordering::Relaxed),
+                // A seccomp filter may answer EPERM for calls it does not
+                // know: believe it only if the other way agrees.
+                Err(Errno::PERM) => {
+                    let fallback = self.get_without_getxattrat(dir, attr, value, follow);
+                    if fallback != Err(Errno::PERM) {
+                        GETXATTRAT_MISSING.store(true, Ordering::Relaxed);
+                    }
+                    return fallback;
+                }
+                result => return result,
+            }
+        }
+        self.get_without_getxattrat(dir, attr, value, follow)
+    }
+
+    /// As GNU ls does, by the listed path (`dir/name`); through
+    /// `/proc/self/fd/N/name` when that path is too long for the kernel.
+    fn get_without_getxattrat(
+        &self,
+        dir: InDir<'_>,
+        attr: &CStr,
+        value: &mut [u8],
+        follow: bool,
+    ) -> Result<usize, Errno> {
+        use std::io::Write;
+        const PATH_MAX: usize = 4096;
+        let name = self.name.to_bytes_with_nul();
+        let mut path = Vec::with_capacity(dir.path.len() + 1 + name.len());
+        if dir.path != b"." {
+            path.extend_from_slice(dir.path);
+            if !dir.path.ends_with(b"/") {
+                path.push(b'/');
+            }
+        }
+        path.extend_from_slice(name);
+        if path.len() > PATH_MAX {
+            path.clear();
+            let _ = write!(path, "/proc/self/fd/{}/", dir.fd.as_raw_fd());
+            path.extend_from_slice(name);
+        }
+        let path = CStr::from_bytes_with_nul(&path).map_err(|_| Errno::INVAL)?;
+        get_by_path(path, attr, value, follow)
+    }
+}
+
+fn get_by_path(path: &CStr, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
+    if follow {
+        rustix::fs::getxattr(path, attr, value)
+    } else {
+        rustix::fs::lgetxattr(path, attr, value)
+    }
+}
+
+/// `struct xattr_args` of getxattrat(2).
+#[repr(C)]
+struct XattrArgs {
+    value: u64,
+    size: u32,
+    flags: u32,
+}
+
+/// getxattrat(2), Linux 6.13: one lookup of `name` in the open directory.
+/// The syscall number is shared by every architecture (the unified table).
+fn getxattrat(
+    dir: BorrowedFd<'_>,
+    name: &CStr,
+    attr: &CStr,
+    value: &mut [u8],
+    follow: bool,
+) -> Result<usize, Errno> {
+    const SYS_GETXATTRAT: libc::c_long = 464;
+    let mut args = XattrArgs {
+        value: value.as_mut_ptr() as u64,
+        size: u32::try_from(value.len()).unwrap_or(u32::MAX),
+        flags: 0,
+    };
+    let at_flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
+    // SAFETY: every pointer is valid for the call: the names are
+    // NUL-terminated, `args.value` points to `value.len()` writable bytes,
+    // and `args` is a live `struct xattr_args` of the size passed.
+    let n = unsafe {
+        libc::syscall(
+            SYS_GETXATTRAT,
+            dir.as_raw_fd(),
+            name.as_ptr(),
+            at_flags,
+            attr.as_ptr(),
+            &mut args as *mut XattrArgs,
+            std::mem::size_of::<XattrArgs>(),
+        )
+    };
+    if n < 0 {
+        let errno = std::io::Error::last_os_error().raw_os_error().unwrap_or(0);
+        return Err(Errno::from_raw_os_error(errno));
+    }
+    Ok(n as usize)
 }
 
 fn unsupported(e: Errno) -> bool {
@@ -66,24 +189,24 @@ impl AclProbe {
     /// follow links: a name reached through `-L`/`-H` reports its target. `dev` is the file's device, `is_dir` adds the default ACL.
     pub fn marker(
         &mut self,
-        dir: Option<BorrowedFd<'_>>,
+        dir: Option<InDir<'_>>,
         name: &[u8],
         dev: (u32, u32),
         is_dir: bool,
     ) -> AccessMarker {
         let mut buf = std::mem::take(&mut self.path);
-        let marker = match path_in(&mut buf, dir, name) {
-            Some(path) => self.marker_of(path, dev, is_dir),
+        let marker = match Target::new(&mut buf, dir, name) {
+            Some(target) => self.marker_of(&target, dev, is_dir),
             None => AccessMarker::None,
         };
         self.path = buf;
         marker
     }
 
-    fn marker_of(&mut self, path: &CStr, dev: (u32, u32), is_dir: bool) -> AccessMarker {
+    fn marker_of(&mut self, target: &Target<'_>, dev: (u32, u32), is_dir: bool) -> AccessMarker {
         if !self.no_acl_devices.contains(&dev) {
             let mut buf = [0u8; 256];
-            match rustix::fs::getxattr(path, ACL_ACCESS, &mut buf[..]) {
+            match target.get(ACL_ACCESS, &mut buf[..], true) {
                 Ok(n) if n > TRIVIAL_ACL_SIZE => return AccessMarker::Acl,
                 Err(Errno::RANGE) => return AccessMarker::Acl,
                 Err(e) if unsupported(e) => {
@@ -91,7 +214,7 @@ impl AclProbe {
                 }
                 _ => {
                     if is_dir {
-                        match rustix::fs::getxattr(path, ACL_DEFAULT, &mut buf[..]) {
+                        match target.get(ACL_DEFAULT, &mut buf[..], true) {
                             Ok(n) if n > 0 => return AccessMarker::Acl,
                             Err(Errno::RANGE) => return AccessMarker::Acl,
                             _ => {}
@@ -101,7 +224,7 @@ impl AclProbe {
             }
         }
         if self.selinux_enabled() && !self.no_context_devices.contains(&dev) {
-            match rustix::fs::getxattr(path, SELINUX, &mut [0u8; 0][..]) {
+            match target.get(SELINUX, &mut [0u8; 0][..], true) {
                 Ok(n) if n > 0 => return AccessMarker::Context,
                 Err(e) if unsupported(e) => {
                     self.no_context_devices.insert(dev);
@@ -118,7 +241,7 @@ impl AclProbe {
     /// (GNU prints `?`).
     pub fn context(
         &mut self,
-        dir: Option<BorrowedFd<'_>>,
+        dir: Option<InDir<'_>>,
         name: &[u8],
         dev: (u32, u32),
     ) -> Option<Vec<u8>> {
@@ -126,9 +249,9 @@ impl AclProbe {
             return None;
         }
         let mut path_buf = std::mem::take(&mut self.path);
-        let result = path_in(&mut path_buf, dir, name).map(|path| {
+        let result = Target::new(&mut path_buf, dir, name).map(|target| {
             let mut buf = vec![0u8; 256];
-            rustix::fs::lgetxattr(path, SELINUX, &mut buf[..]).map(|n| (buf, n))
+            target.get(SELINUX, &mut buf[..], false).map(|n| (buf, n))
         });
         self.path = path_buf;
         match result? {

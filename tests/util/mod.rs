@@ -81,6 +81,39 @@ impl TempDir {
         set_mtime(&self.0.join(name), mtime);
         self
     }
+
+    /// Gives `name` the POSIX ACL `user:nobody:r--` (as `setfacl -m`), or
+    /// as a directory's default ACL (`setfacl -d -m`). False when the
+    /// filesystem has no ACL support.
+    pub fn acl(&self, name: &str, default: bool) -> bool {
+        // posix_acl_xattr: version 2, then (tag u16, perm u16, id u32)
+        // entries in tag order: user::rw-, user:65534:r--, group::r--,
+        // mask::r--, other::r--.
+        let mut value = 2u32.to_le_bytes().to_vec();
+        for (tag, perm, id) in [
+            (0x01u16, 6u16, u32::MAX),
+            (0x02, 4, 65534),
+            (0x04, 4, u32::MAX),
+            (0x10, 4, u32::MAX),
+            (0x20, 4, u32::MAX),
+        ] {
+            value.extend_from_slice(&tag.to_le_bytes());
+            value.extend_from_slice(&perm.to_le_bytes());
+            value.extend_from_slice(&id.to_le_bytes());
+        }
+        let attr = if default {
+            "system.posix_acl_default"
+        } else {
+            "system.posix_acl_access"
+        };
+        rustix::fs::setxattr(
+            self.0.join(name),
+            attr,
+            &value,
+            rustix::fs::XattrFlags::empty(),
+        )
+        .is_ok()
+    }
 }
 
 impl Drop for TempDir {
