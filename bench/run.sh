@@ -200,21 +200,26 @@ fi
 
 # --- syscalls --------------------------------------------------------------
 if want strace; then
-    say "syscalls for ls -l of the flat dir ($n_listed listed entries of $n_flat, LC_ALL=C), strace -c -f"
-    count() { # count PROG -> "statx newfstatat lgetxattr getxattr getdents64 total_all"
+    say "syscalls for ls -l of the flat dir ($n_listed listed entries of $n_flat, LC_ALL=C), strace -f"
+    # A full trace, not strace -c: strace before 6.13 does not know
+    # getxattrat (Linux 6.13) by name and -c leaves such calls out; the
+    # trace prints it as syscall_0x1d0.
+    count() { # count PROG -> "statx newfstatat lgetxattr getxattr getxattrat getdents64 total_all"
         local f=$OUT/strace-$1.txt
-        LC_ALL=C strace -c -f -o "$f" "$2" -l "$FLAT" >/dev/null
+        LC_ALL=C strace -f -qq -o "$f" "$2" -l "$FLAT" >/dev/null
         awk '
-            $1 ~ /^[0-9.]+$/ && NF >= 5 && $NF != "total" { calls = $4; name = $NF; n[name] += calls; all += calls }
-            END { printf "%d %d %d %d %d %d\n", n["statx"], n["newfstatat"], n["lgetxattr"], n["getxattr"], n["getdents64"], all }' "$f"
+            { line = $0; sub(/^[0-9]+ +/, "", line); if (line !~ /^[a-z_0-9]+\(/) next
+              name = line; sub(/\(.*/, "", name); if (name == "syscall_0x1d0") name = "getxattrat"
+              n[name]++; all++ }
+            END { printf "%d %d %d %d %d %d %d\n", n["statx"], n["newfstatat"], n["lgetxattr"], n["getxattr"], n["getxattrat"], n["getdents64"], all }' "$f"
     }
     {
-        printf '%-7s %7s %10s %9s %8s %10s %7s %9s %9s\n' prog statx newfstatat lgetxattr getxattr getdents64 sum "sum/entry" "all/entry"
+        printf '%-7s %7s %10s %9s %8s %10s %10s %7s %9s %9s\n' prog statx newfstatat lgetxattr getxattr getxattrat getdents64 sum "sum/entry" "all/entry"
         for p in gnu statls; do
             bin=$GNU; [[ $p == statls ]] && bin=$OURS
-            read -r sx nf lg gx gd all < <(count "$p" "$bin")
-            sum=$((sx + nf + lg + gx + gd))
-            printf '%-7s %7d %10d %9d %8d %10d %7d %9.3f %9.3f\n' "$p" "$sx" "$nf" "$lg" "$gx" "$gd" "$sum" \
+            read -r sx nf lg gx ga gd all < <(count "$p" "$bin")
+            sum=$((sx + nf + lg + gx + ga + gd))
+            printf '%-7s %7d %10d %9d %8d %10d %10d %7d %9.3f %9.3f\n' "$p" "$sx" "$nf" "$lg" "$gx" "$ga" "$gd" "$sum" \
                 "$(awk -v a="$sum" -v n="$n_listed" 'BEGIN{print a/n}')" \
                 "$(awk -v a="$all" -v n="$n_listed" 'BEGIN{print a/n}')"
         done
