@@ -312,7 +312,17 @@ fn split_dev(dev: u64) -> (u32, u32) {
 #[allow(clippy::unnecessary_cast)]
 fn from_stat(st: &rustix::fs::Stat) -> Metadata {
     // fstatat has no birth time: it stays unknown, as GNU shows it.
-    let everything_but_btime = Need(0x7ff);
+    let everything_but_btime = Need::TYPE
+        | Need::MODE
+        | Need::NLINK
+        | Need::UID
+        | Need::GID
+        | Need::ATIME
+        | Need::MTIME
+        | Need::CTIME
+        | Need::INO
+        | Need::SIZE
+        | Need::BLOCKS;
     Metadata::new(
         everything_but_btime,
         StatFields {
