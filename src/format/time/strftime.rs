@@ -380,14 +380,7 @@ fn composite(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
     let p = Spec::plain;
     match spec.conv {
         b'c' => {
-            for (i, c) in [b'a', b'b', b'e'].into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b' ');
-                }
-                convert(&p(c), t, zone, out);
-            }
-            out.push(b' ');
-            convert(&p(b'T'), t, zone, out);
+            joined(b"abeT", b' ', t, zone, out);
             // glibc prints tm_year + 1900 as an int.
             let year = (t.year - 1900) as i32;
             out.push(b' ');
@@ -406,26 +399,24 @@ fn composite(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
             push_num(out, y, 2, &p(b'y'), b'0', true);
         }
         b'r' => {
-            for (i, c) in [b'I', b'M', b'S'].into_iter().enumerate() {
-                if i > 0 {
-                    out.push(b':');
-                }
-                convert(&p(c), t, zone, out);
-            }
+            joined(b"IMS", b':', t, zone, out);
             out.push(b' ');
             convert(&p(b'p'), t, zone, out);
         }
-        _ => {
-            let fields: &[u8] = if spec.conv == b'R' { b"HM" } else { b"HMS" };
-            for (i, c) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push(b':');
-                }
-                convert(&p(*c), t, zone, out);
-            }
-        }
+        b'R' => joined(b"HM", b':', t, zone, out),
+        _ => joined(b"HMS", b':', t, zone, out),
     }
     finish_text(out, start, spec, spec.upper, false);
+}
+
+/// The conversions `convs`, each with default flags, separated by `sep`.
+fn joined(convs: &[u8], sep: u8, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+    for (i, &c) in convs.iter().enumerate() {
+        if i > 0 {
+            out.push(sep);
+        }
+        convert(&Spec::plain(c), t, zone, out);
+    }
 }
 
 /// `%F`: the width goes to the year (`%+4Y` by default, as gnulib).
