@@ -31,13 +31,7 @@ fn close_early(
 ) -> (Option<i32>, Option<i32>, String) {
     let trap = if ignore_sigpipe { "trap '' PIPE; " } else { "" };
     let script = format!("{trap}exec -a ls \"$0\" -1 d");
-    let mut child = Command::new("/bin/bash")
-        .arg("-c")
-        .arg(script)
-        .arg(program)
-        .current_dir(cwd)
-        .env_clear()
-        .env("LC_ALL", "C")
+    let mut child = util::shell(program, cwd, &script)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -224,17 +224,21 @@ pub fn compare(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> bool {
     true
 }
 
-/// Runs `bash -c SCRIPT PROGRAM` in `cwd` with only `LC_ALL=C`: the script
+/// `bash -c SCRIPT PROGRAM` in `cwd` with only `LC_ALL=C`: the script
 /// starts ls as `exec -a ls "$0" ...` after setting up what it needs
 /// (limits, closed descriptors, signal dispositions).
-pub fn in_shell(program: &Path, cwd: &Path, script: &str) -> Output {
-    Command::new("/bin/bash")
-        .arg("-c")
+pub fn shell(program: &Path, cwd: &Path, script: &str) -> Command {
+    let mut cmd = Command::new("/bin/bash");
+    cmd.arg("-c")
         .arg(script)
         .arg(program)
         .current_dir(cwd)
         .env_clear()
-        .env("LC_ALL", "C")
-        .output()
-        .unwrap()
+        .env("LC_ALL", "C");
+    cmd
+}
+
+/// Runs [`shell`] to completion.
+pub fn in_shell(program: &Path, cwd: &Path, script: &str) -> Output {
+    shell(program, cwd, script).output().unwrap()
 }
