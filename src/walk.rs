@@ -16,6 +16,7 @@ use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
 use crate::format::quote::{Quoter, QuotingStyle};
 use crate::fs::dir::{open_dir, read_dir_each, DirBuffer};
+use crate::fs::path::{child_path, entry_path};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
 use crate::fs::xattr::{AclProbe, InDir};
 use crate::fs::FileType;
@@ -156,11 +157,7 @@ impl<'a> Walker<'a> {
     /// for directories says. Reports failures.
     fn stat_operand(&mut self, name: CString) -> Option<Entry> {
         let need = self.plan.need_for_operand();
-        let follow_first = match self.config.dereference {
-            Dereference::Always | Dereference::CommandLine => true,
-            Dereference::CommandLineDirs => true,
-            Dereference::Never => false,
-        };
+        let follow_first = self.config.dereference != Dereference::Never;
         let flags = StatFlags {
             follow: follow_first,
             dont_sync: false,
@@ -438,7 +435,7 @@ impl<'a> Walker<'a> {
                 self.status.file_error(
                     &mut self.out,
                     "cannot access",
-                    &diagnostic_path(dir, entry.name_bytes()),
+                    &entry_path(dir, entry.name_bytes()),
                     &err,
                     false,
                 );
@@ -447,26 +444,6 @@ impl<'a> Walker<'a> {
         }
         self.complete_link(base, entry);
     }
-}
-
-/// How GNU names an entry in a diagnostic: `dir/name`, but just `name`
-/// when the directory is exactly `.`.
-fn diagnostic_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
-    if dir == b"." {
-        name.to_vec()
-    } else {
-        child_path(dir, name)
-    }
-}
-
-/// `dir/name`, without doubling a trailing slash.
-pub fn child_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
-    let mut path = dir.to_vec();
-    if path.last() != Some(&b'/') {
-        path.push(b'/');
-    }
-    path.extend_from_slice(name);
-    path
 }
 
 /// ENOENT without reaching for libc outside `fs`.

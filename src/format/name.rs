@@ -196,7 +196,7 @@ impl<'a> NameRenderer<'a> {
         if self.dir.is_empty() {
             entry.name_bytes().to_vec()
         } else {
-            crate::walk::child_path(&self.dir, entry.name_bytes())
+            crate::fs::path::child_path(&self.dir, entry.name_bytes())
         }
     }
 

@@ -1,7 +1,30 @@
-//! Absolute, symlink-free paths (for `--hyperlink`) and the host name.
+//! Paths: an entry's path from its directory's, absolute symlink-free paths
+//! (for `--hyperlink`) and the host name.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+/// `dir/name`, without doubling a trailing slash: how `-R` names the
+/// subdirectories it descends into (`./sub` under `.`).
+pub fn child_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut path = dir.to_vec();
+    if path.last() != Some(&b'/') {
+        path.push(b'/');
+    }
+    path.extend_from_slice(name);
+    path
+}
+
+/// How GNU names an entry of a listed directory in diagnostics and in its
+/// own lookups by path: `dir/name`, but just `name` when the directory is
+/// exactly `.`.
+pub fn entry_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    if dir == b"." {
+        name.to_vec()
+    } else {
+        child_path(dir, name)
+    }
+}
 
 /// `path` made absolute with every symlink resolved, as far as the
 /// components exist (a dangling link resolves to its target's name).

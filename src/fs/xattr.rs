@@ -101,20 +101,14 @@ impl<'a> Target<'a> {
     ) -> Result<usize, Errno> {
         use std::io::Write;
         const PATH_MAX: usize = 4096;
-        let name = self.name.to_bytes_with_nul();
-        let mut path = Vec::with_capacity(dir.path.len() + 1 + name.len());
-        if dir.path != b"." {
-            path.extend_from_slice(dir.path);
-            if !dir.path.ends_with(b"/") {
-                path.push(b'/');
-            }
-        }
-        path.extend_from_slice(name);
-        if path.len() > PATH_MAX {
+        let name = self.name.to_bytes();
+        let mut path = super::path::entry_path(dir.path, name);
+        if path.len() >= PATH_MAX {
             path.clear();
             let _ = write!(path, "/proc/self/fd/{}/", dir.fd.as_raw_fd());
             path.extend_from_slice(name);
         }
+        path.push(0);
         let path = CStr::from_bytes_with_nul(&path).map_err(|_| Errno::INVAL)?;
         get_by_path(path, attr, value, follow)
     }
