@@ -167,15 +167,6 @@ pub fn commas(out: &mut impl Sink, cells: &[Cell], line_width: usize, eol: u8) {
     out.end_line();
 }
 
-/// `-1`: one name per line.
-pub fn one_per_line(out: &mut impl Sink, cells: &[Cell], eol: u8) {
-    for cell in cells {
-        out.put(&cell.bytes);
-        out.put_byte(eol);
-        out.end_line();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -96,45 +96,46 @@ impl<'a> Printer<'a> {
             long.print(out, entries, also_measured, &self.names, &blocks);
             return;
         }
-        if matches!(self.config.format, Format::OneLine | Format::Long) {
-            // Nothing to measure across entries but the prefixes: stream.
-            self.print_one_per_line(out, entries, also_measured);
-            out.write(&[]);
-            return;
-        }
-        // `-C` prints entries in another order than they are rendered: the
-        // colours' one-time reset is placed by the layout instead.
-        let painter = self
-            .names
-            .painter
-            .as_ref()
-            .filter(|p| !p.used() && self.config.format == Format::Vertical);
-        let prelude = painter.map(|p| {
-            p.set_used(true);
-            p.reset_sequence()
-        });
-        let cells = self.cells(entries, also_measured);
-        let prelude = match (prelude, cells.iter().any(|c| c.color_at.is_some())) {
-            (Some(p), true) => Some(p),
-            (Some(_), false) => {
-                if let Some(p) = &self.names.painter {
-                    p.set_used(false);
-                }
-                None
-            }
-            (None, _) => None,
-        };
         let eol = self.eol();
         let width = self.config.width;
         // Without a width limit everything is on one line: GNU pads with spaces.
         let tabsize = if width == 0 { 0 } else { self.config.tabsize };
         match self.config.format {
-            Format::OneLine | Format::Long => columns::one_per_line(out, &cells, eol),
-            Format::Vertical => columns::vertical(out, &cells, width, tabsize, eol, prelude),
-            Format::Horizontal => columns::horizontal(out, &cells, width, tabsize, eol),
-            Format::Commas => columns::commas(out, &cells, width, eol),
+            // Nothing to measure across entries but the prefixes: stream.
+            Format::OneLine | Format::Long => self.print_one_per_line(out, entries, also_measured),
+            Format::Vertical => {
+                let (cells, prelude) = self.vertical_cells(entries, also_measured);
+                columns::vertical(out, &cells, width, tabsize, eol, prelude);
+            }
+            Format::Horizontal => {
+                let cells = self.cells(entries, also_measured);
+                columns::horizontal(out, &cells, width, tabsize, eol);
+            }
+            Format::Commas => columns::commas(out, &self.cells(entries, also_measured), width, eol),
         }
         out.write(&[]);
+    }
+
+    /// The cells for `-C`, and the colours' one-time reset: `-C` prints
+    /// entries in another order than they are rendered, so the layout
+    /// places the reset before the first colour it writes.
+    fn vertical_cells(
+        &self,
+        entries: &[Entry],
+        also_measured: &[Entry],
+    ) -> (Vec<Cell>, Option<Vec<u8>>) {
+        let painter = self.names.painter.as_ref().filter(|p| !p.used());
+        // Marked used first, so that rendering does not emit it itself.
+        let prelude = painter.map(|p| {
+            p.set_used(true);
+            p.reset_sequence()
+        });
+        let cells = self.cells(entries, also_measured);
+        let any_color = cells.iter().any(|c| c.color_at.is_some());
+        if let (false, Some(p)) = (any_color, painter) {
+            p.set_used(false);
+        }
+        (cells, prelude.filter(|_| any_color))
     }
 
     /// The widths of the `-i`, `-s` and `-Z` prefixes over this batch.
