@@ -91,9 +91,7 @@ impl<'a> Printer<'a> {
     ) {
         self.names.align_quotes = self.needs_quote_alignment(entries);
         if let Some(long) = &mut self.long {
-            let config = self.config;
-            let blocks = |e: &Entry| block_text(config, e);
-            long.print(out, entries, also_measured, &self.names, &blocks);
+            long.print(out, entries, also_measured, &self.names);
             return;
         }
         let eol = self.eol();
@@ -246,7 +244,7 @@ struct Prefixes {
 }
 
 /// The `-Z` text of an entry (`?` when unknown).
-fn context_text(e: &Entry) -> &[u8] {
+pub fn context_text(e: &Entry) -> &[u8] {
     e.context.as_deref().unwrap_or(b"?")
 }
 

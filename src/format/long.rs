@@ -6,7 +6,7 @@
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::format::dired::Dired;
-use crate::format::listing::{inode_text, pad_left};
+use crate::format::listing::{block_text, context_text, inode_text, pad_left};
 use crate::format::name::NameRenderer;
 use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
@@ -132,7 +132,7 @@ impl<'a> LongPrinter<'a> {
 
     /// The columns of one line; the time only when `with_time` (times are
     /// not aligned, so measuring widths does not need them).
-    fn row(&mut self, e: &Entry, blocks_text: &dyn Fn(&Entry) -> String, with_time: bool) -> Row {
+    fn row(&mut self, e: &Entry, with_time: bool) -> Row {
         let meta = e.meta.as_ref().filter(|_| !e.stat_failed);
         let long = &self.config.long;
         let (show_owner, show_group, show_author) = (long.owner, long.group, long.author);
@@ -162,7 +162,7 @@ impl<'a> LongPrinter<'a> {
                 String::new()
             },
             blocks: if self.config.size_blocks {
-                blocks_text(e)
+                block_text(self.config, e)
             } else {
                 String::new()
             },
@@ -185,13 +185,12 @@ impl<'a> LongPrinter<'a> {
             } else {
                 IdText::Number(String::new())
             },
-            context: IdText::Name(e.context.clone().unwrap_or_else(|| b"?".to_vec())),
+            context: IdText::Name(context_text(e).to_vec()),
             size,
             time: time_text,
         }
     }
 
-    /// Prints one batch in the long format.
     /// Prints one batch in the long format. `also_measured` are entries
     /// not printed here whose columns still count for the widths (GNU
     /// sizes the file operands' columns over the directory operands too).
@@ -201,13 +200,12 @@ impl<'a> LongPrinter<'a> {
         entries: &[Entry],
         also_measured: &[Entry],
         names: &NameRenderer,
-        blocks_text: &dyn Fn(&Entry) -> String,
     ) {
         // Two passes, one line in memory at a time: widths first, then
         // each line formatted again and written (GNU keeps no more either).
         let mut w = Widths::default();
         for e in entries.iter().chain(also_measured) {
-            let row = self.row(e, blocks_text, false);
+            let row = self.row(e, false);
             w.add(&row);
         }
         w.finish();
@@ -217,7 +215,7 @@ impl<'a> LongPrinter<'a> {
             .any(|e| e.access != AccessMarker::None);
         let eol = if self.config.zero { 0 } else { b'\n' };
         for e in entries {
-            let row = self.row(e, blocks_text, true);
+            let row = self.row(e, true);
             let r = &row;
             let buf = out.buffer();
             names.entry_start(buf);
