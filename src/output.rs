@@ -134,10 +134,6 @@ impl Output {
         }
     }
 
-    pub fn byte(&mut self, b: u8) {
-        self.buf.push(b);
-    }
-
     /// The buffer itself, for formatters that append directly.
     pub fn buffer(&mut self) -> &mut Vec<u8> {
         &mut self.buf

@@ -20,7 +20,7 @@ use crate::fs::path::{child_path, entry_path};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
 use crate::fs::xattr::{AclProbe, InDir};
 use crate::fs::FileType;
-use crate::output::Output;
+use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 
@@ -309,7 +309,7 @@ impl<'a> Walker<'a> {
         }
         if self.print_headings {
             if !self.first_listing {
-                self.out.byte(b'\n');
+                self.out.put_byte(b'\n');
             }
             self.printer.print_heading(&mut self.out, &pending.path);
         }
