@@ -228,10 +228,10 @@ impl<'a> Walker<'a> {
         // Symlinks carry no ACL of their own (and the kernel answers "not
         // supported" for them, which must not mark the whole device).
         if self.plan.access_marker && entry.file_type != FileType::Symlink {
-            entry.access = self.xattrs.marker(dir, entry.name.as_bytes(), dev, is_dir);
+            entry.access = self.xattrs.marker(dir, &entry.name, dev, is_dir);
         }
         if self.plan.context {
-            entry.context = self.xattrs.context(dir, entry.name.as_bytes(), dev);
+            entry.context = self.xattrs.context(dir, &entry.name, dev);
         }
     }
 

@@ -34,11 +34,10 @@ pub struct AclProbe {
     no_acl_devices: HashSet<(u32, u32)>,
     no_context_devices: HashSet<(u32, u32)>,
     selinux: Option<bool>,
-    path: Vec<u8>,
 }
 
 /// Set once getxattrat(2) turned out to be missing (Linux before 6.13, or
-/// a seccomp filter): from then on probes go through /proc.
+/// a seccomp filter): from then on probes go by path.
 static GETXATTRAT_MISSING: AtomicBool = AtomicBool::new(false);
 
 /// The open directory an entry was read from, and its path as listed.
@@ -55,17 +54,7 @@ struct Target<'a> {
     name: &'a CStr,
 }
 
-impl<'a> Target<'a> {
-    /// `name` NUL-terminated in `buf` (reused, so probing allocates
-    /// nothing per entry).
-    fn new(buf: &'a mut Vec<u8>, dir: Option<InDir<'a>>, name: &[u8]) -> Option<Target<'a>> {
-        buf.clear();
-        buf.extend_from_slice(name);
-        buf.push(0);
-        let name = CStr::from_bytes_with_nul(buf).ok()?;
-        Some(Target { dir, name })
-    }
-
+impl Target<'_> {
     /// The value of `attr` (its size when `value` is empty), following a
     /// final symlink or not, like getxattr/lgetxattr.
     fn get(&self, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
@@ -180,24 +169,16 @@ impl AclProbe {
 
     /// The marker for `name` (relative to `dir`, or to the working
     /// directory). Never called for symlinks themselves, so the probes
-    /// follow links: a name reached through `-L`/`-H` reports its target. `dev` is the file's device, `is_dir` adds the default ACL.
+    /// follow links: a name reached through `-L`/`-H` reports its target.
+    /// `dev` is the file's device, `is_dir` adds the default ACL.
     pub fn marker(
         &mut self,
         dir: Option<InDir<'_>>,
-        name: &[u8],
+        name: &CStr,
         dev: (u32, u32),
         is_dir: bool,
     ) -> AccessMarker {
-        let mut buf = std::mem::take(&mut self.path);
-        let marker = match Target::new(&mut buf, dir, name) {
-            Some(target) => self.marker_of(&target, dev, is_dir),
-            None => AccessMarker::None,
-        };
-        self.path = buf;
-        marker
-    }
-
-    fn marker_of(&mut self, target: &Target<'_>, dev: (u32, u32), is_dir: bool) -> AccessMarker {
+        let target = Target { dir, name };
         if !self.no_acl_devices.contains(&dev) {
             let mut buf = [0u8; 256];
             match target.get(ACL_ACCESS, &mut buf[..], true) {
@@ -236,20 +217,15 @@ impl AclProbe {
     pub fn context(
         &mut self,
         dir: Option<InDir<'_>>,
-        name: &[u8],
+        name: &CStr,
         dev: (u32, u32),
     ) -> Option<Vec<u8>> {
         if !self.selinux_enabled() || self.no_context_devices.contains(&dev) {
             return None;
         }
-        let mut path_buf = std::mem::take(&mut self.path);
-        let result = Target::new(&mut path_buf, dir, name).map(|target| {
-            let mut buf = vec![0u8; 256];
-            target.get(SELINUX, &mut buf[..], false).map(|n| (buf, n))
-        });
-        self.path = path_buf;
-        match result? {
-            Ok((mut buf, n)) => {
+        let mut buf = vec![0u8; 256];
+        match (Target { dir, name }).get(SELINUX, &mut buf[..], false) {
+            Ok(n) => {
                 buf.truncate(n);
                 // The stored value ends with a NUL.
                 while buf.last() == Some(&0) {
