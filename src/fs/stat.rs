@@ -270,7 +270,7 @@ fn stat_impl(
     // fstatat knows neither DONT_SYNC nor masks; it always fetches everything.
     let at = at & (AtFlags::SYMLINK_NOFOLLOW | AtFlags::NO_AUTOMOUNT | AtFlags::EMPTY_PATH);
     let st = rustix::fs::statat(dirfd, name, at)?;
-    Ok(from_stat(&st))
+    Ok(from_stat(&st, need))
 }
 
 fn ts(sec: i64, nsec: u32) -> Timestamp {
@@ -310,8 +310,10 @@ fn split_dev(dev: u64) -> (u32, u32) {
 
 // The field types of `struct stat` differ between architectures.
 #[allow(clippy::unnecessary_cast)]
-fn from_stat(st: &rustix::fs::Stat) -> Metadata {
-    // fstatat has no birth time: it stays unknown, as GNU shows it.
+fn from_stat(st: &rustix::fs::Stat, asked: Need) -> Metadata {
+    // As with statx, only what was asked for is used, so both paths give
+    // the same output. fstatat has no birth time: it stays unknown, as GNU
+    // shows it.
     let everything_but_btime = Need::TYPE
         | Need::MODE
         | Need::NLINK
@@ -324,7 +326,7 @@ fn from_stat(st: &rustix::fs::Stat) -> Metadata {
         | Need::SIZE
         | Need::BLOCKS;
     Metadata::new(
-        everything_but_btime,
+        Need(everything_but_btime.0 & asked.0),
         StatFields {
             mode: st.st_mode as u32,
             uid: st.st_uid,
