@@ -161,7 +161,26 @@ pub struct Config {
     pub locale: LocaleInfo,
     /// Operands in command-line order; empty means `.`.
     pub operands: Vec<OsString>,
+    /// How many per-entry probes may be in flight at once.
+    pub probes: ProbeConcurrency,
 }
+
+/// How the stats and xattr probes of one directory's entries are issued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeConcurrency {
+    /// Overlapped on network and FUSE filesystems, where each request is a
+    /// round-trip; one at a time on local ones, where threads only cost.
+    Auto,
+    /// One at a time, by name, everywhere.
+    Sequential,
+    /// Overlapped this many ways, through `O_PATH` handles, everywhere.
+    Forced(usize),
+}
+
+/// The most probes in flight: enough to hide a millisecond of latency per
+/// request behind directory-sized batches, few enough that descriptors
+/// (one `O_PATH` handle per probe in flight) stay far from common limits.
+pub const MAX_PROBE_THREADS: usize = 32;
 
 impl Config {
     /// Parses the command line (`argv[0]` included) exactly as GNU ls 9.1

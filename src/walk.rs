@@ -10,7 +10,7 @@ use std::ffi::{CStr, CString, OsString};
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStringExt;
 
-use crate::config::{Config, Dereference};
+use crate::config::{Config, Dereference, ProbeConcurrency, MAX_PROBE_THREADS};
 use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
@@ -18,13 +18,19 @@ use crate::format::quote::{Quoter, QuotingStyle};
 use crate::fs::dir::{open_dir, read_dir_each, DirBuffer};
 use crate::fs::path::{child_path, entry_path};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
-use crate::fs::xattr::{AclProbe, InDir};
+use crate::fs::xattr::{AclProbe, InDir, Target};
 use crate::fs::FileType;
 use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
+use probe::{Facts, Lookup, Prober};
 
+mod concurrent;
 mod filter;
+mod probe;
+
+/// Entries probed concurrently per batch.
+const PROBE_BATCH: usize = 4096;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -195,7 +201,7 @@ impl<'a> Walker<'a> {
         entry.meta = Some(Box::new(meta));
         entry.operand = true;
         self.complete_link(Base::Cwd, &mut entry);
-        self.probe_xattrs(None, &mut entry);
+        self.probe_xattrs(&mut entry);
         Some(entry)
     }
 
@@ -218,24 +224,25 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// The long format's ACL marker and `-Z`'s context, when asked for.
-    fn probe_xattrs(&mut self, dir: Option<InDir<'_>>, entry: &mut Entry) {
+    /// An operand's ACL marker and `-Z` context, when asked for.
+    fn probe_xattrs(&mut self, entry: &mut Entry) {
         let Some(meta) = entry.meta.as_ref().filter(|_| !entry.stat_failed) else {
             return;
         };
         let dev = meta.dev();
         let is_dir = entry.file_type == FileType::Directory;
+        let target = Target::Path(&entry.name);
         // Symlinks carry no ACL of their own (and the kernel answers "not
         // supported" for them, which must not mark the whole device).
         if self.plan.access_marker && entry.file_type != FileType::Symlink {
-            entry.access = self.xattrs.marker(dir, &entry.name, dev, is_dir);
+            entry.access = self.xattrs.marker(target, dev, is_dir);
         }
         if self.plan.context {
-            entry.context = self.xattrs.context(dir, &entry.name, dev);
+            entry.context = self.xattrs.context(target, dev);
         }
     }
 
-    /// Reads and/or stats a symlink's target when the plan needs it.
+    /// Reads and/or stats an operand symlink's target when the plan needs it.
     fn complete_link(&mut self, base: Base<'_>, entry: &mut Entry) {
         if entry.file_type != FileType::Symlink {
             return;
@@ -276,11 +283,13 @@ impl<'a> Walker<'a> {
                 return;
             }
         };
+        let mut dir_dev = None;
         if self.config.recursive {
             // Loop detection needs only (dev, ino): ask the open descriptor,
             // from the cache (no server round-trip on network filesystems).
             match stat_fd(fd.as_fd(), Need::INO, true) {
                 Ok(m) => {
+                    dir_dev = Some(m.dev());
                     let id = (m.dev(), m.ino().unwrap_or(0));
                     if self.active.contains(&id) {
                         // Quoted only when needed, unlike other file messages.
@@ -317,7 +326,10 @@ impl<'a> Walker<'a> {
         let filter = filter::Filter::new(self.config);
         if self.streams() {
             self.printer.names.dir.clone_from(&pending.path);
-            let dir = Base::Dir(fd.as_fd());
+            let dir = InDir {
+                fd: fd.as_fd(),
+                path: &pending.path,
+            };
             let mut buffer = std::mem::take(&mut self.dir_buffer);
             let read_error = read_dir_each(
                 fd.as_fd(),
@@ -325,7 +337,9 @@ impl<'a> Walker<'a> {
                 |name| filter.keep(name),
                 |d| {
                     let mut entry = Entry::new(d.name, d.file_type);
-                    self.complete_entry(dir, &pending.path, &mut entry);
+                    let prober = self.prober(dir, Lookup::ByName);
+                    let facts = prober.probe(&entry.name, entry.file_type);
+                    self.apply(&pending.path, &mut entry, facts);
                     self.printer
                         .print(&mut self.out, std::slice::from_ref(&entry));
                 },
@@ -342,9 +356,11 @@ impl<'a> Walker<'a> {
             |d| entries.push(Entry::new(d.name, d.file_type)),
         );
         self.report_read_error(&pending, read_error);
-        for entry in &mut entries {
-            self.complete_entry(Base::Dir(fd.as_fd()), &pending.path, entry);
-        }
+        let dir = InDir {
+            fd: fd.as_fd(),
+            path: &pending.path,
+        };
+        self.complete_entries(dir, dir_dev, &mut entries);
         drop(fd);
         self.sort(&mut entries);
         if self.plan.print_total {
@@ -373,15 +389,104 @@ impl<'a> Walker<'a> {
         self.spare = entries;
     }
 
-    /// Everything the plan asks to know about an entry of directory `dir`
-    /// (open as `base`): its stat, link target, ACL marker, context.
-    fn complete_entry(&mut self, base: Base<'_>, dir: &[u8], entry: &mut Entry) {
-        self.stat_entry(base, dir, entry);
-        let in_dir = match base {
-            Base::Dir(fd) => Some(InDir { fd, path: dir }),
-            Base::Cwd => None,
+    fn prober<'d>(&'d self, dir: InDir<'d>, lookup: Lookup) -> Prober<'d> {
+        Prober {
+            plan: &self.plan,
+            xattrs: &self.xattrs,
+            dir,
+            lookup,
+        }
+    }
+
+    /// Everything the plan asks to know about the entries of `dir` (their
+    /// stats, link targets, ACL markers, contexts), probed one at a time or
+    /// overlapped as the filesystem calls for, with any error reported in
+    /// directory order either way.
+    fn complete_entries(&mut self, dir: InDir<'_>, dev: Option<(u32, u32)>, entries: &mut [Entry]) {
+        let (lookup, threads) = self.probe_strategy(dir, dev, entries);
+        if threads <= 1 {
+            for entry in entries.iter_mut() {
+                let facts = self.prober(dir, lookup).probe(&entry.name, entry.file_type);
+                self.apply(dir.path, entry, facts);
+            }
+            return;
+        }
+        // In batches, so that the facts waiting to be applied stay a small
+        // fraction of what the entries themselves take.
+        for batch in entries.chunks_mut(PROBE_BATCH) {
+            let items: Vec<_> = batch
+                .iter()
+                .map(|e| (e.name.as_c_str(), e.file_type))
+                .collect();
+            let facts = concurrent::probe_all(&self.prober(dir, lookup), &items, threads);
+            drop(items);
+            for (entry, facts) in batch.iter_mut().zip(facts) {
+                self.apply(dir.path, entry, facts);
+            }
+        }
+    }
+
+    /// One at a time by name on local filesystems; overlapped, by handle,
+    /// where each request is a round-trip (network and FUSE filesystems),
+    /// unless `STATLS_THREADS` decided.
+    fn probe_strategy(
+        &self,
+        dir: InDir<'_>,
+        dev: Option<(u32, u32)>,
+        entries: &[Entry],
+    ) -> (Lookup, usize) {
+        let probed = || {
+            entries
+                .iter()
+                .filter(|e| !self.plan.need_for(e.file_type).is_empty())
+                .count()
         };
-        self.probe_xattrs(in_dir, entry);
+        match self.config.probes {
+            ProbeConcurrency::Sequential => (Lookup::ByName, 1),
+            ProbeConcurrency::Forced(n) => (Lookup::ByHandle, n),
+            ProbeConcurrency::Auto => {
+                let count = probed();
+                if count < 2 {
+                    return (Lookup::ByName, 1);
+                }
+                // From the cache: no request even on a network filesystem.
+                let dev = dev.or_else(|| stat_fd(dir.fd, Need::NONE, true).ok().map(|m| m.dev()));
+                if dev.is_some_and(crate::fs::remote::is_remote) {
+                    (Lookup::ByHandle, count.min(MAX_PROBE_THREADS))
+                } else {
+                    (Lookup::ByName, 1)
+                }
+            }
+        }
+    }
+
+    /// Records what was learned about `entry` of directory `dir`; a vanished
+    /// or unreadable entry keeps its name and gets `?`s, and its error is
+    /// reported.
+    fn apply(&mut self, dir: &[u8], entry: &mut Entry, facts: Facts) {
+        match facts.stat {
+            None => return,
+            Some(Ok(meta)) => {
+                if let Some(t) = meta.file_type() {
+                    entry.file_type = t;
+                }
+                entry.meta = Some(Box::new(meta));
+            }
+            Some(Err(err)) => {
+                entry.stat_failed = true;
+                self.status.file_error(
+                    &mut self.out,
+                    "cannot access",
+                    &entry_path(dir, entry.name_bytes()),
+                    &err,
+                    false,
+                );
+                return;
+            }
+        }
+        entry.link = facts.link.map(Box::new);
+        entry.access = facts.access;
+        entry.context = facts.context;
     }
 
     /// GNU lists what it could read of a directory, then reports the error.
@@ -405,44 +510,6 @@ impl<'a> Walker<'a> {
             && c.sort == crate::config::SortKey::None
             && !c.size_blocks
             && !c.recursive
-    }
-
-    /// Stats an entry of an open directory if the plan needs anything for
-    /// its type; a vanished or unreadable entry keeps its name and `?`s.
-    fn stat_entry(&mut self, base: Base<'_>, dir: &[u8], entry: &mut Entry) {
-        let need = self.plan.need_for(entry.file_type);
-        if need.is_empty() {
-            return;
-        }
-        let follow = self.plan.follow_links;
-        match stat_at(
-            base,
-            &entry.name,
-            need,
-            StatFlags {
-                follow,
-                dont_sync: false,
-            },
-        ) {
-            Ok(meta) => {
-                if let Some(t) = meta.file_type() {
-                    entry.file_type = t;
-                }
-                entry.meta = Some(Box::new(meta));
-            }
-            Err(err) => {
-                entry.stat_failed = true;
-                self.status.file_error(
-                    &mut self.out,
-                    "cannot access",
-                    &entry_path(dir, entry.name_bytes()),
-                    &err,
-                    false,
-                );
-                return;
-            }
-        }
-        self.complete_link(base, entry);
     }
 }
 

@@ -11,6 +11,7 @@ use std::os::unix::ffi::OsStrExt;
 
 use super::switches::{Stop, Switches};
 use super::{Config, Dereference, Format, IndicatorStyle, LongOptions, SortKey};
+use super::{ProbeConcurrency, MAX_PROBE_THREADS};
 use crate::cli::{self, args};
 use crate::format::color::ColorTable;
 use crate::format::quote::{quote_locale, QuotingStyle};
@@ -217,7 +218,24 @@ fn resolve(
         utf8,
         locale: env.locale,
         operands,
+        probes: probe_concurrency(env),
     })
+}
+
+/// `STATLS_THREADS`: unset (or not a number) lets each directory's
+/// filesystem decide; `1` (or `0`) probes one entry at a time everywhere;
+/// `N` overlaps N probes on every filesystem (how tests exercise the
+/// concurrent path on a local disk).
+fn probe_concurrency(env: &Environment) -> ProbeConcurrency {
+    let value = env.get("STATLS_THREADS");
+    match value
+        .as_deref()
+        .and_then(|v| std::str::from_utf8(v).ok()?.parse::<usize>().ok())
+    {
+        None => ProbeConcurrency::Auto,
+        Some(0 | 1) => ProbeConcurrency::Sequential,
+        Some(n) => ProbeConcurrency::Forced(n.min(MAX_PROBE_THREADS)),
+    }
 }
 
 /// The size specs (for `-s`/`total`, for the `-l` size column), following

@@ -10,6 +10,7 @@
 pub mod dir;
 pub mod locale;
 pub mod path;
+pub mod remote;
 pub mod signals;
 pub mod stat;
 pub mod stdout;

@@ -142,10 +142,10 @@ impl Metadata {
 }
 
 use std::ffi::CStr;
-use std::os::fd::{AsFd, BorrowedFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rustix::fs::{AtFlags, StatxFlags, CWD};
+use rustix::fs::{AtFlags, Mode, OFlags, StatxFlags, CWD};
 use rustix::io::Errno;
 
 /// The statx fields one entry needs: the `STATX_*` bits, computed once by
@@ -343,6 +343,25 @@ fn from_stat(st: &rustix::fs::Stat, asked: Need) -> Metadata {
             rdev: split_dev(st.st_rdev as u64),
         },
     )
+}
+
+/// Opens `name` relative to `base` as an `O_PATH` handle: the one lookup
+/// of the name, after which the entry is stat'ed ([`stat_fd`]), its link
+/// read ([`read_link_handle`]) and its xattrs probed without walking the
+/// name again. An `O_PATH` open does not trigger automounts, like
+/// `AT_NO_AUTOMOUNT`.
+pub fn open_handle(base: Base<'_>, name: &CStr, follow: bool) -> std::io::Result<OwnedFd> {
+    let mut flags = OFlags::PATH | OFlags::CLOEXEC;
+    if !follow {
+        flags |= OFlags::NOFOLLOW;
+    }
+    Ok(rustix::fs::openat(base.fd(), name, flags, Mode::empty())?)
+}
+
+/// Reads the target of the symlink an `O_PATH` handle holds.
+pub fn read_link_handle(fd: BorrowedFd<'_>) -> std::io::Result<Vec<u8>> {
+    let target = rustix::fs::readlinkat(fd, c"", Vec::new())?;
+    Ok(target.into_bytes())
 }
 
 /// Reads the target of the symlink `name` relative to `base`.

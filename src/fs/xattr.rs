@@ -6,13 +6,15 @@ use std::collections::HashSet;
 use std::ffi::CStr;
 use std::os::fd::{AsRawFd, BorrowedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use rustix::io::Errno;
 
 /// What GNU marks after the mode string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum AccessMarker {
     /// Nothing beyond the permission bits.
+    #[default]
     None,
     /// Only an SELinux security context (`.`).
     Context,
@@ -28,12 +30,29 @@ const SELINUX: &std::ffi::CStr = c"security.selinux";
 const TRIVIAL_ACL_SIZE: usize = 4 + 3 * 8;
 
 /// Probes files for ACLs and contexts, remembering devices that say
-/// "not supported".
+/// "not supported". Shared by the threads that probe a directory's entries
+/// concurrently.
 #[derive(Default)]
 pub struct AclProbe {
-    no_acl_devices: HashSet<(u32, u32)>,
-    no_context_devices: HashSet<(u32, u32)>,
-    selinux: Option<bool>,
+    no_acl_devices: DeviceSet,
+    no_context_devices: DeviceSet,
+    selinux: OnceLock<bool>,
+}
+
+/// Devices known not to support an xattr namespace.
+#[derive(Default)]
+struct DeviceSet(Mutex<HashSet<(u32, u32)>>);
+
+impl DeviceSet {
+    fn contains(&self, dev: (u32, u32)) -> bool {
+        self.0.lock().is_ok_and(|set| set.contains(&dev))
+    }
+
+    fn insert(&self, dev: (u32, u32)) {
+        if let Ok(mut set) = self.0.lock() {
+            set.insert(dev);
+        }
+    }
 }
 
 /// Set once getxattrat(2) turned out to be missing (Linux before 6.13, or
@@ -47,27 +66,34 @@ pub struct InDir<'a> {
     pub path: &'a [u8],
 }
 
-/// What a probe looks at: a name in an open directory, or a path relative
-/// to the working directory.
-struct Target<'a> {
-    dir: Option<InDir<'a>>,
-    name: &'a CStr,
+/// What a probe looks at.
+#[derive(Clone, Copy)]
+pub enum Target<'a> {
+    /// A path relative to the working directory (a command-line operand).
+    Path(&'a CStr),
+    /// A name in an open directory.
+    InDir(InDir<'a>, &'a CStr),
+    /// The file an `O_PATH` descriptor stands for (itself, even a symlink),
+    /// read through `/proc/self/fd/N`: no lookup of the name again.
+    Handle(BorrowedFd<'a>),
 }
 
 impl Target<'_> {
     /// The value of `attr` (its size when `value` is empty), following a
     /// final symlink or not, like getxattr/lgetxattr.
     fn get(&self, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
-        let Some(dir) = self.dir else {
-            return get_by_path(self.name, attr, value, follow);
+        let (dir, name) = match *self {
+            Target::Path(path) => return get_by_path(path, attr, value, follow),
+            Target::Handle(fd) => return get_by_handle(fd, attr, value),
+            Target::InDir(dir, name) => (dir, name),
         };
         if !GETXATTRAT_MISSING.load(Ordering::Relaxed) {
-            match getxattrat(dir.fd, self.name, attr, value, follow) {
+            match getxattrat(dir.fd, name, attr, value, follow) {
                 Err(Errno::NOSYS) => GETXATTRAT_MISSING.store(true, Ordering::Relaxed),
                 // A seccomp filter may answer EPERM for calls it does not
                 // know: believe it only if the other way agrees.
                 Err(Errno::PERM) => {
-                    let fallback = self.get_without_getxattrat(dir, attr, value, follow);
+                    let fallback = get_without_getxattrat(dir, name, attr, value, follow);
                     if fallback != Err(Errno::PERM) {
                         GETXATTRAT_MISSING.store(true, Ordering::Relaxed);
                     }
@@ -76,31 +102,43 @@ impl Target<'_> {
                 result => return result,
             }
         }
-        self.get_without_getxattrat(dir, attr, value, follow)
+        get_without_getxattrat(dir, name, attr, value, follow)
     }
+}
 
-    /// As GNU ls does, by the listed path (`dir/name`); through
-    /// `/proc/self/fd/N/name` when that path is too long for the kernel.
-    fn get_without_getxattrat(
-        &self,
-        dir: InDir<'_>,
-        attr: &CStr,
-        value: &mut [u8],
-        follow: bool,
-    ) -> Result<usize, Errno> {
-        use std::io::Write;
-        const PATH_MAX: usize = 4096;
-        let name = self.name.to_bytes();
-        let mut path = super::path::entry_path(dir.path, name);
-        if path.len() >= PATH_MAX {
-            path.clear();
-            let _ = write!(path, "/proc/self/fd/{}/", dir.fd.as_raw_fd());
-            path.extend_from_slice(name);
-        }
-        path.push(0);
-        let path = CStr::from_bytes_with_nul(&path).map_err(|_| Errno::INVAL)?;
-        get_by_path(path, attr, value, follow)
+/// As GNU ls does, by the listed path (`dir/name`); through
+/// `/proc/self/fd/N/name` when that path is too long for the kernel.
+fn get_without_getxattrat(
+    dir: InDir<'_>,
+    name: &CStr,
+    attr: &CStr,
+    value: &mut [u8],
+    follow: bool,
+) -> Result<usize, Errno> {
+    use std::io::Write;
+    const PATH_MAX: usize = 4096;
+    let name = name.to_bytes();
+    let mut path = super::path::entry_path(dir.path, name);
+    if path.len() >= PATH_MAX {
+        path.clear();
+        let _ = write!(path, "/proc/self/fd/{}/", dir.fd.as_raw_fd());
+        path.extend_from_slice(name);
     }
+    path.push(0);
+    let path = CStr::from_bytes_with_nul(&path).map_err(|_| Errno::INVAL)?;
+    get_by_path(path, attr, value, follow)
+}
+
+/// fgetxattr refuses `O_PATH` descriptors (EBADF); the descriptor's
+/// `/proc/self/fd` link resolves to the file it holds without a lookup and
+/// without following that file if it is itself a symlink.
+fn get_by_handle(fd: BorrowedFd<'_>, attr: &CStr, value: &mut [u8]) -> Result<usize, Errno> {
+    use std::io::Write;
+    let mut path = [0u8; 32];
+    let mut cursor = &mut path[..];
+    let _ = write!(cursor, "/proc/self/fd/{}\0", fd.as_raw_fd());
+    let path = CStr::from_bytes_until_nul(&path).map_err(|_| Errno::INVAL)?;
+    rustix::fs::getxattr(path, attr, value)
 }
 
 fn get_by_path(path: &CStr, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
@@ -161,25 +199,18 @@ fn unsupported(e: Errno) -> bool {
 }
 
 impl AclProbe {
-    fn selinux_enabled(&mut self) -> bool {
+    fn selinux_enabled(&self) -> bool {
         *self
             .selinux
-            .get_or_insert_with(|| rustix::fs::statfs("/sys/fs/selinux/enforce").is_ok())
+            .get_or_init(|| rustix::fs::statfs("/sys/fs/selinux/enforce").is_ok())
     }
 
-    /// The marker for `name` (relative to `dir`, or to the working
-    /// directory). Never called for symlinks themselves, so the probes
-    /// follow links: a name reached through `-L`/`-H` reports its target.
-    /// `dev` is the file's device, `is_dir` adds the default ACL.
-    pub fn marker(
-        &mut self,
-        dir: Option<InDir<'_>>,
-        name: &CStr,
-        dev: (u32, u32),
-        is_dir: bool,
-    ) -> AccessMarker {
-        let target = Target { dir, name };
-        if !self.no_acl_devices.contains(&dev) {
+    /// The marker for `target`. Never called for symlinks themselves, so
+    /// the probes follow links: a name reached through `-L`/`-H` reports
+    /// its target. `dev` is the file's device, `is_dir` adds the default
+    /// ACL.
+    pub fn marker(&self, target: Target<'_>, dev: (u32, u32), is_dir: bool) -> AccessMarker {
+        if !self.no_acl_devices.contains(dev) {
             let mut buf = [0u8; 256];
             match target.get(ACL_ACCESS, &mut buf[..], true) {
                 Ok(n) if n > TRIVIAL_ACL_SIZE => return AccessMarker::Acl,
@@ -198,7 +229,7 @@ impl AclProbe {
                 }
             }
         }
-        if self.selinux_enabled() && !self.no_context_devices.contains(&dev) {
+        if self.selinux_enabled() && !self.no_context_devices.contains(dev) {
             match target.get(SELINUX, &mut [0u8; 0][..], true) {
                 Ok(n) if n > 0 => return AccessMarker::Context,
                 Err(e) if unsupported(e) => {
@@ -214,17 +245,12 @@ impl AclProbe {
 impl AclProbe {
     /// The SELinux context of `name` for `-Z`; None when there is none
     /// (GNU prints `?`).
-    pub fn context(
-        &mut self,
-        dir: Option<InDir<'_>>,
-        name: &CStr,
-        dev: (u32, u32),
-    ) -> Option<Vec<u8>> {
-        if !self.selinux_enabled() || self.no_context_devices.contains(&dev) {
+    pub fn context(&self, target: Target<'_>, dev: (u32, u32)) -> Option<Vec<u8>> {
+        if !self.selinux_enabled() || self.no_context_devices.contains(dev) {
             return None;
         }
         let mut buf = vec![0u8; 256];
-        match (Target { dir, name }).get(SELINUX, &mut buf[..], false) {
+        match target.get(SELINUX, &mut buf[..], false) {
             Ok(n) => {
                 buf.truncate(n);
                 // The stored value ends with a NUL.

@@ -1,0 +1,67 @@
+//! Probing a directory's entries with several requests in flight.
+//!
+//! On a network filesystem each stat or xattr read waits a round-trip, and
+//! a sequential `ls` is bound by latency, not by work. A small scoped pool
+//! of threads takes entries in order from a shared counter; the results come
+//! back indexed by entry, so what is printed and reported afterwards does
+//! not depend on which thread finished first.
+#![forbid(unsafe_code)]
+
+use std::ffi::CStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::probe::{Facts, Prober};
+use crate::fs::FileType;
+
+/// A worker's stack: probes use a few hundred bytes of buffers.
+const WORKER_STACK: usize = 128 * 1024;
+
+/// The facts for every `(name, type)` of `items`, in the same order, with at
+/// most `threads` probes in flight. Threads that cannot be started (limits)
+/// leave their share to the others, down to the calling thread alone.
+pub fn probe_all(prober: &Prober<'_>, items: &[(&CStr, FileType)], threads: usize) -> Vec<Facts> {
+    if threads <= 1 || items.len() <= 1 {
+        return items.iter().map(|&(n, t)| prober.probe(n, t)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(name, file_type)) = items.get(i) else {
+                return done;
+            };
+            done.push((i, prober.probe(name, file_type)));
+        }
+    };
+    let mut slots: Vec<Option<Facts>> = Vec::new();
+    slots.resize_with(items.len(), || None);
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads.min(items.len()))
+            .map_while(|_| {
+                std::thread::Builder::new()
+                    .stack_size(WORKER_STACK)
+                    .spawn_scoped(scope, work)
+                    .ok()
+            })
+            .collect();
+        let mut place = |done: Vec<(usize, Facts)>| {
+            for (i, facts) in done {
+                slots[i] = Some(facts);
+            }
+        };
+        place(work());
+        for helper in helpers {
+            // A probe does not panic (and panics abort in release builds);
+            // should one, its entries are probed again below.
+            if let Ok(done) = helper.join() {
+                place(done);
+            }
+        }
+    });
+    slots
+        .into_iter()
+        .zip(items)
+        .map(|(slot, &(n, t))| slot.unwrap_or_else(|| prober.probe(n, t)))
+        .collect()
+}

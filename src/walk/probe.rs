@@ -1,0 +1,206 @@
+//! What the plan asks to know about one directory entry — its stat, its
+//! symlink's target, its ACL marker and security context — gathered without
+//! printing anything, so that the entries of a directory can be probed one
+//! after another or by several threads at once with the same results.
+//!
+//! Errors are handed back, not reported: the walker reports them in
+//! directory order, which keeps stderr identical whichever way was used.
+#![forbid(unsafe_code)]
+
+use std::ffi::CStr;
+use std::os::fd::{AsFd, BorrowedFd};
+
+use crate::entry::LinkTarget;
+use crate::fs::stat::{open_handle, read_link, read_link_handle, stat_at, stat_fd};
+use crate::fs::stat::{Base, Need, StatFlags};
+use crate::fs::xattr::{AccessMarker, AclProbe, InDir, Target};
+use crate::fs::{FileType, Metadata};
+use crate::plan::Plan;
+
+/// Everything learned about one entry.
+#[derive(Default)]
+pub struct Facts {
+    /// None when the plan needs no stat for the entry's type.
+    pub stat: Option<std::io::Result<Metadata>>,
+    pub link: Option<LinkTarget>,
+    pub access: AccessMarker,
+    pub context: Option<Vec<u8>>,
+}
+
+/// How an entry is looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Each call names the entry relative to the open directory: one
+    /// syscall each, the fastest way on a local disk.
+    ByName,
+    /// One `O_PATH` open (the only lookup of the name), then every call on
+    /// that handle: on a network filesystem each name lookup is a
+    /// round-trip, so this saves one per probe after the first.
+    ByHandle,
+}
+
+/// Probes entries of one directory for what `plan` needs.
+pub struct Prober<'a> {
+    pub plan: &'a Plan,
+    pub xattrs: &'a AclProbe,
+    pub dir: InDir<'a>,
+    pub lookup: Lookup,
+}
+
+/// Fields that cannot change while a name keeps pointing at the same inode:
+/// served from the cache right after the lookup that found the inode. Any
+/// other field (size, times, mode, …) is revalidated as a plain stat would,
+/// because a name whose directory did not change can stay cached long after
+/// another client rewrote the file.
+const IMMUTABLE: Need = Need(Need::TYPE.0 | Need::INO.0);
+
+impl Prober<'_> {
+    /// Whether looking entries up by handle saves round-trips for this plan:
+    /// when a stat needs only immutable fields (no revalidation at all), or
+    /// when more calls than the stat follow it (xattrs, link targets).
+    pub fn handle_pays(plan: &Plan, file_type: FileType) -> bool {
+        let need = plan.need_for(file_type);
+        !need.is_empty()
+            && (IMMUTABLE.contains(need)
+                || plan.access_marker
+                || plan.context
+                || (plan.read_link && file_type == FileType::Symlink))
+    }
+
+    fn base(&self) -> Base<'_> {
+        Base::Dir(self.dir.fd)
+    }
+
+    /// The facts the plan needs about entry `name`, whose getdents type is
+    /// `file_type`.
+    pub fn probe(&self, name: &CStr, file_type: FileType) -> Facts {
+        let need = self.plan.need_for(file_type);
+        if need.is_empty() {
+            return Facts::default();
+        }
+        if self.lookup == Lookup::ByHandle && Prober::handle_pays(self.plan, file_type) {
+            match open_handle(self.base(), name, self.plan.follow_links) {
+                Ok(handle) => return self.probe_handle(name, file_type, handle.as_fd(), need),
+                // Out of descriptors: the by-name calls need none.
+                Err(e) if is_fd_exhaustion(&e) => {}
+                Err(e) => {
+                    return Facts {
+                        stat: Some(Err(e)),
+                        ..Facts::default()
+                    }
+                }
+            }
+        }
+        self.probe_by_name(name, file_type, need)
+    }
+
+    fn probe_by_name(&self, name: &CStr, listed: FileType, need: Need) -> Facts {
+        let flags = StatFlags {
+            follow: self.plan.follow_links,
+            dont_sync: false,
+        };
+        let meta = match stat_at(self.base(), name, need, flags) {
+            Ok(meta) => meta,
+            Err(e) => {
+                return Facts {
+                    stat: Some(Err(e)),
+                    ..Facts::default()
+                }
+            }
+        };
+        // A mask without the type keeps the type getdents reported.
+        let file_type = meta.file_type().unwrap_or(listed);
+        let mut facts = Facts::default();
+        if file_type == FileType::Symlink {
+            let path = if self.plan.read_link {
+                read_link(self.base(), name).ok()
+            } else {
+                None
+            };
+            facts.link = Some(self.link_target(name, path));
+        }
+        let target = Target::InDir(self.dir, name);
+        self.probe_xattrs(&mut facts, target, &meta, file_type);
+        facts.stat = Some(Ok(meta));
+        facts
+    }
+
+    fn probe_handle(
+        &self,
+        name: &CStr,
+        listed: FileType,
+        handle: BorrowedFd<'_>,
+        need: Need,
+    ) -> Facts {
+        // The open's lookup just refreshed what never changes for an inode;
+        // everything else is revalidated.
+        let meta = match stat_fd(handle, need, IMMUTABLE.contains(need)) {
+            Ok(meta) => meta,
+            Err(e) => {
+                return Facts {
+                    stat: Some(Err(e)),
+                    ..Facts::default()
+                }
+            }
+        };
+        // A mask without the type keeps the type getdents reported.
+        let file_type = meta.file_type().unwrap_or(listed);
+        let mut facts = Facts::default();
+        if file_type == FileType::Symlink {
+            let path = if self.plan.read_link {
+                read_link_handle(handle).ok()
+            } else {
+                None
+            };
+            facts.link = Some(self.link_target(name, path));
+        }
+        self.probe_xattrs(&mut facts, Target::Handle(handle), &meta, file_type);
+        facts.stat = Some(Ok(meta));
+        facts
+    }
+
+    /// The symlink's target as the plan needs it: `path` already read, and
+    /// the target stat'ed (by name: it is another file).
+    fn link_target(&self, name: &CStr, path: Option<Vec<u8>>) -> LinkTarget {
+        let mut link = LinkTarget {
+            path,
+            ..LinkTarget::default()
+        };
+        if !self.plan.link_target.is_empty() {
+            let flags = StatFlags {
+                follow: true,
+                dont_sync: false,
+            };
+            match stat_at(self.base(), name, self.plan.link_target, flags) {
+                Ok(m) => link.meta = Some(m),
+                Err(_) => link.broken = true,
+            }
+        }
+        link
+    }
+
+    fn probe_xattrs(
+        &self,
+        facts: &mut Facts,
+        target: Target<'_>,
+        meta: &Metadata,
+        file_type: FileType,
+    ) {
+        let dev = meta.dev();
+        // Symlinks carry no ACL of their own (and the kernel answers "not
+        // supported" for them, which must not mark the whole device).
+        if self.plan.access_marker && file_type != FileType::Symlink {
+            let is_dir = file_type == FileType::Directory;
+            facts.access = self.xattrs.marker(target, dev, is_dir);
+        }
+        if self.plan.context {
+            facts.context = self.xattrs.context(target, dev);
+        }
+    }
+}
+
+fn is_fd_exhaustion(e: &std::io::Error) -> bool {
+    let emfile = rustix::io::Errno::MFILE.raw_os_error();
+    let enfile = rustix::io::Errno::NFILE.raw_os_error();
+    matches!(e.raw_os_error(), Some(n) if n == emfile || n == enfile)
+}
