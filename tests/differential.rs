@@ -31,6 +31,12 @@ fn fixture() -> TempDir {
         .file("version/file1.9", 0, old)
         .file("version/a-1.0~rc1", 0, old)
         .file("version/a-1.0", 0, old)
+        .file("version/.a", 0, old)
+        .file("version/.zz", 0, old)
+        .file("version/.tar.gz", 0, old)
+        .file("version/.0", 0, old)
+        .file("version/.9", 0, old)
+        .file("version/.1a", 0, old)
         .dir("sub/deeper/deepest")
         .file("sub/inner", 5000, old)
         .file("sub/deeper/f", 1, old)
@@ -127,6 +133,9 @@ fn column_layouts_fit_the_width() {
 fn sorting_orders() {
     check_all(&[
         &["-v", "version"],
+        &["-vA", "version"],
+        &["-va", "version"],
+        &["-vAr", "version"],
         &["-r", "version"],
         &["-X", "ext"],
         &["-S", "cols"],

@@ -1,7 +1,8 @@
 //! Version order (`-v`, `--sort=version`): GNU's filevercmp semantics.
 //!
-//! Names are split into an optional leading `.` rule, a prefix and a file
-//! suffix (`(\.[A-Za-z~][A-Za-z0-9~]*)*` at the end); prefixes are compared
+//! `.` and `..` come first, then other hidden names, then the rest. Names
+//! are split into a prefix and a file suffix (`(\.[A-Za-z~][A-Za-z0-9~]*)*`
+//! at the end, which in 9.1 may be the whole name); prefixes are compared
 //! first with the Debian version algorithm (digit runs numerically, `~`
 //! before everything, letters before other characters), then whole names.
 
@@ -17,11 +18,12 @@ pub fn filevercmp(a: &[u8], b: &[u8]) -> Ordering {
         (_, true) => return Ordering::Greater,
         _ => {}
     }
-    let (a, b) = match (a[0] == b'.', b[0] == b'.') {
+    match (a[0] == b'.', b[0] == b'.') {
         (true, false) => return Ordering::Less,
         (false, true) => return Ordering::Greater,
         (true, true) => {
-            // "." first, then "..", then other hidden names.
+            // "." first, then "..", then other hidden names, which keep
+            // their dot for the comparison below.
             for special in [&b"."[..], &b".."[..]] {
                 match (a == special, b == special) {
                     (true, _) => return Ordering::Less,
@@ -29,10 +31,9 @@ pub fn filevercmp(a: &[u8], b: &[u8]) -> Ordering {
                     _ => {}
                 }
             }
-            (&a[1..], &b[1..])
         }
-        (false, false) => (a, b),
-    };
+        (false, false) => {}
+    }
     let (pa, pb) = (prefix_len(a), prefix_len(b));
     let first = verrevcmp(&a[..pa], &b[..pb]);
     if first != Ordering::Equal || (pa == a.len() && pb == b.len()) {
@@ -41,20 +42,25 @@ pub fn filevercmp(a: &[u8], b: &[u8]) -> Ordering {
     verrevcmp(a, b)
 }
 
-/// Length of `s` without its trailing file suffix. The first character
-/// always belongs to the prefix.
+/// Length of `s` without its trailing file suffix, the longest match of
+/// `(\.[A-Za-z~][A-Za-z0-9~]*)*$`. As in GNU 9.1 the suffix may start at
+/// the first character, so `.tar.gz` is all suffix and its prefix is empty.
 fn prefix_len(s: &[u8]) -> usize {
-    let n = s.len();
+    let is_suffix_start = |i: usize| {
+        i + 1 < s.len() && s[i] == b'.' && (s[i + 1].is_ascii_alphabetic() || s[i + 1] == b'~')
+    };
     let mut prefix = 0;
     let mut i = 0;
-    while i < n {
-        i += 1;
-        prefix = i;
-        while i + 1 < n && s[i] == b'.' && (s[i + 1].is_ascii_alphabetic() || s[i + 1] == b'~') {
+    while i < s.len() {
+        while is_suffix_start(i) {
             i += 2;
-            while i < n && (s[i].is_ascii_alphanumeric() || s[i] == b'~') {
+            while i < s.len() && (s[i].is_ascii_alphanumeric() || s[i] == b'~') {
                 i += 1;
             }
+        }
+        if i < s.len() {
+            i += 1;
+            prefix = i;
         }
     }
     prefix
@@ -137,6 +143,16 @@ mod tests {
     #[test]
     fn dot_names_first() {
         assert_eq!(sorted(&["a", ".b", "..", "."]), [".", "..", ".b", "a"]);
+    }
+
+    #[test]
+    fn hidden_names_made_of_suffixes_sort_before_hidden_numbers() {
+        // GNU 9.1 (`ls -Av1`): the whole of `.tar.gz` is a file suffix, so
+        // its empty prefix sorts before the prefix `.0`.
+        assert_eq!(
+            sorted(&[".9", "a", ".tar.gz", ".0", ".zz", ".1a", ".a", ".A.b", ".~", ".b1"]),
+            [".~", ".A.b", ".a", ".b1", ".tar.gz", ".zz", ".0", ".1a", ".9", "a"]
+        );
     }
 
     #[test]
