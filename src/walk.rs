@@ -23,8 +23,10 @@ use crate::fs::FileType;
 use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
+use chain::DirChain;
 use probe::{Facts, Lookup, Prober};
 
+mod chain;
 mod concurrent;
 mod filter;
 mod probe;
@@ -35,6 +37,9 @@ const PROBE_BATCH: usize = 4096;
 /// A directory waiting to be listed.
 struct Pending {
     path: Vec<u8>,
+    /// Where its own name starts in `path`: a subdirectory is opened by
+    /// that name relative to its parent's descriptor.
+    name_at: usize,
     operand: bool,
 }
 
@@ -57,8 +62,8 @@ pub struct Walker<'a> {
     /// Nothing has been printed yet (decides the blank line before a
     /// heading).
     first_listing: bool,
-    /// (dev, ino) of the directories on the current `-R` path.
-    active: Vec<((u32, u32), u64)>,
+    /// The directories on the current `-R` path.
+    chain: DirChain,
     xattrs: AclProbe,
     /// The entry vector of the last directory listed, emptied: reused so
     /// that `-R` does not reallocate (and fragment the heap) per directory.
@@ -77,7 +82,7 @@ impl<'a> Walker<'a> {
             collate_bytes,
             print_headings: false,
             first_listing: true,
-            active: Vec::new(),
+            chain: DirChain::default(),
             xattrs: AclProbe::default(),
             spare: Vec::new(),
             dir_buffer: DirBuffer::default(),
@@ -124,6 +129,7 @@ impl<'a> Walker<'a> {
             .map(|e| {
                 Work::List(Pending {
                     path: e.name.into_bytes(),
+                    name_at: 0,
                     operand: true,
                 })
             })
@@ -131,7 +137,8 @@ impl<'a> Walker<'a> {
         while let Some(item) = work.pop() {
             match item {
                 Work::Leave => {
-                    self.active.pop();
+                    let sibling_next = matches!(work.last(), Some(Work::List(p)) if !p.operand);
+                    self.chain.pop(sibling_next);
                 }
                 Work::List(p) => self.list_dir(p, &mut work),
             }
@@ -270,7 +277,15 @@ impl<'a> Walker<'a> {
             Ok(p) => p,
             Err(_) => return,
         };
-        let fd = match open_dir(Base::Cwd, &path) {
+        let opened = match self.chain.parent().filter(|_| !pending.operand) {
+            Some(parent) => {
+                let name = &path.as_bytes_with_nul()[pending.name_at..];
+                let name = CStr::from_bytes_until_nul(name).unwrap_or(c".");
+                open_dir(Base::Dir(parent), name)
+            }
+            None => open_dir(Base::Cwd, &path),
+        };
+        let fd = match opened {
             Ok(fd) => fd,
             Err(err) => {
                 self.status.file_error(
@@ -284,6 +299,7 @@ impl<'a> Walker<'a> {
             }
         };
         let mut dir_dev = None;
+        let mut dir_id = None;
         if self.config.recursive {
             // Loop detection needs only (dev, ino): ask the open descriptor,
             // from the cache (no server round-trip on network filesystems).
@@ -291,7 +307,7 @@ impl<'a> Walker<'a> {
                 Ok(m) => {
                     dir_dev = Some(m.dev());
                     let id = (m.dev(), m.ino().unwrap_or(0));
-                    if self.active.contains(&id) {
+                    if self.chain.contains(id) {
                         // Quoted only when needed, unlike other file messages.
                         let mut msg = Vec::new();
                         Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8)
@@ -301,8 +317,7 @@ impl<'a> Walker<'a> {
                         self.status.raise(crate::error::EXIT_SERIOUS);
                         return;
                     }
-                    self.active.push(id);
-                    work.push(Work::Leave);
+                    dir_id = Some(id);
                 }
                 Err(err) => {
                     self.status.file_error(
@@ -361,14 +376,15 @@ impl<'a> Walker<'a> {
             path: &pending.path,
         };
         self.complete_entries(dir, dir_dev, &mut entries);
-        drop(fd);
         self.sort(&mut entries);
         if self.plan.print_total {
             self.printer.print_total(&mut self.out, &entries);
         }
         self.printer.names.dir.clone_from(&pending.path);
         self.printer.print(&mut self.out, &entries);
-        if self.config.recursive {
+        if let Some(id) = dir_id {
+            work.push(Work::Leave);
+            self.chain.push(id, fd);
             let base = &pending.path;
             for e in entries.iter().rev() {
                 let name = e.name_bytes();
@@ -379,6 +395,7 @@ impl<'a> Walker<'a> {
                 if is_dir {
                     let path = child_path(base, name);
                     work.push(Work::List(Pending {
+                        name_at: path.len() - name.len(),
                         path,
                         operand: false,
                     }));

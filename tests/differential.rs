@@ -273,3 +273,30 @@ fn acl_markers() {
         compare(t.path(), args, &[("LC_ALL", "C"), ("TZ", "UTC")]);
     }
 }
+
+/// A working directory removed while in use reads as empty: getdents64
+/// answers ENOENT, which glibc's readdir (and so GNU ls) takes as the end.
+#[test]
+fn removed_working_directory_lists_as_empty() {
+    let t = util::TempDir::new("rmcwd");
+    for flags in ["", "-a", "-l", "-R", "-lR", "-d ."] {
+        let script = format!("mkdir d && cd d && rmdir ../d && exec -a ls \"$0\" {flags}");
+        let ours: util::Run = util::in_shell(&util::ours(), t.path(), &script).into();
+        let expected_stdout: &[u8] = match flags {
+            "-l" => b"total 0\n",
+            "-R" => b".:\n",
+            "-lR" => b".:\ntotal 0\n",
+            "-d ." => b".\n",
+            _ => b"",
+        };
+        assert_eq!(
+            (ours.stdout.as_slice(), ours.stderr.as_slice(), ours.status),
+            (expected_stdout, &b""[..], Some(0)),
+            "ls {flags}"
+        );
+        if let Some(g) = util::gnu() {
+            let theirs: util::Run = util::in_shell(&g, t.path(), &script).into();
+            util::assert_same(&format!("ls {flags} in a removed directory"), &theirs, &ours);
+        }
+    }
+}

@@ -77,6 +77,10 @@ pub fn read_dir_each(
                     });
                 }
             }
+            // A directory removed while open (`mkdir d; cd d; rmdir ../d; ls`)
+            // answers ENOENT: glibc's readdir, and so GNU ls, takes that as
+            // the end of the directory.
+            Err(rustix::io::Errno::NOENT) => return None,
             Err(e) => return Some(e.into()),
         }
     }
