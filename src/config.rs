@@ -13,83 +13,12 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 
 use crate::format::color::ColorTable;
-use crate::format::quote::QuotingStyle;
 use crate::format::size::SizeFormat;
 use crate::format::time::TimeStyle;
 use crate::fs::locale::LocaleInfo;
-
-/// How entries are laid out (`--format`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// `-l`: one entry per line with metadata.
-    Long,
-    /// `-1`: one name per line.
-    OneLine,
-    /// `-C`: columns, filled top to bottom.
-    Vertical,
-    /// `-x`: columns, filled left to right.
-    Horizontal,
-    /// `-m`: comma separated.
-    Commas,
-}
-
-/// Which entries whose names start with `.` are listed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Hidden {
-    /// Default: no dot files.
-    Skip,
-    /// `-A`: dot files but not `.` and `..`.
-    AlmostAll,
-    /// `-a`: everything, `.` and `..` included.
-    All,
-}
-
-/// `--sort` keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SortKey {
-    Name,
-    None,
-    Size,
-    Time,
-    Version,
-    Extension,
-    Width,
-}
-
-/// Which timestamp is shown and/or sorted by (`-u`, `-c`, `--time`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TimeField {
-    Modification,
-    Access,
-    Change,
-    Birth,
-}
-
-/// `--indicator-style`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum IndicatorStyle {
-    None,
-    /// `-p`: `/` after directories.
-    Slash,
-    /// `--file-type`: like classify without `*`.
-    FileType,
-    /// `-F`: `*/=>@|`.
-    Classify,
-}
-
-/// When symbolic links are followed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dereference {
-    /// `-l`, `-d`, `-F`, … without `-H`/`-L`: never.
-    Never,
-    /// `-H`: command-line operands only.
-    CommandLine,
-    /// The default without `-l`/`-d`/`-F`/`--color`-less classifying: command
-    /// line symlinks that point to directories are listed as directories.
-    CommandLineDirs,
-    /// `-L`: always.
-    Always,
-}
+use crate::options::{
+    Dereference, Format, Hidden, IndicatorStyle, QuotingStyle, SortKey, TimeField,
+};
 
 /// Everything the long format (and `-s`, `-i`) needs to know.
 #[derive(Clone, Debug)]

@@ -75,8 +75,8 @@ impl Entry {
 }
 
 /// The timestamp `field` of `meta`, when the kernel returned it.
-pub fn time_of(meta: &Metadata, field: crate::config::TimeField) -> Option<crate::fs::Timestamp> {
-    use crate::config::TimeField;
+pub fn time_of(meta: &Metadata, field: crate::options::TimeField) -> Option<crate::fs::Timestamp> {
+    use crate::options::TimeField;
     match field {
         TimeField::Modification => meta.mtime(),
         TimeField::Access => meta.atime(),

@@ -12,6 +12,7 @@ pub mod entry;
 pub mod error;
 pub mod format;
 pub mod fs;
+pub mod options;
 pub mod output;
 pub mod plan;
 pub mod sort;

@@ -7,9 +7,10 @@
 //! mode of regular files only (the `*`), `-i` for the inode number, …
 #![forbid(unsafe_code)]
 
-use crate::config::{Config, Dereference, Format, IndicatorStyle, SortKey, TimeField};
+use crate::config::Config;
 use crate::fs::stat::Need;
 use crate::fs::FileType;
+use crate::options::{Dereference, Format, IndicatorStyle, SortKey, TimeField};
 
 /// Per-entry stat requirements.
 #[derive(Clone, Debug)]

@@ -9,9 +9,10 @@
 
 use std::cmp::Ordering;
 
-use crate::config::{Config, SortKey};
+use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::fs::{locale, Timestamp};
+use crate::options::SortKey;
 
 mod version;
 

@@ -10,16 +10,18 @@ use std::ffi::{CStr, CString, OsString};
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStringExt;
 
-use crate::config::{Config, Dereference, ProbeConcurrency, MAX_PROBE_THREADS};
+use crate::config::{Config, ProbeConcurrency, MAX_PROBE_THREADS};
 use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
-use crate::format::quote::{Quoter, QuotingStyle};
+use crate::format::quote::Quoter;
 use crate::fs::dir::{open_dir, read_dir_each, DirBuffer};
 use crate::fs::path::{child_path, entry_path};
 use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
 use crate::fs::xattr::{AclProbe, InDir, Target};
 use crate::fs::FileType;
+use crate::options::Dereference;
+use crate::options::QuotingStyle;
 use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
@@ -523,8 +525,8 @@ impl<'a> Walker<'a> {
     /// directory first: one per line, unsorted, no `-s` total, no `-R`.
     fn streams(&self) -> bool {
         let c = self.config;
-        c.format == crate::config::Format::OneLine
-            && c.sort == crate::config::SortKey::None
+        c.format == crate::options::Format::OneLine
+            && c.sort == crate::options::SortKey::None
             && !c.size_blocks
             && !c.recursive
     }

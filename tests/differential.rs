@@ -296,7 +296,11 @@ fn removed_working_directory_lists_as_empty() {
         );
         if let Some(g) = util::gnu() {
             let theirs: util::Run = util::in_shell(&g, t.path(), &script).into();
-            util::assert_same(&format!("ls {flags} in a removed directory"), &theirs, &ours);
+            util::assert_same(
+                &format!("ls {flags} in a removed directory"),
+                &theirs,
+                &ours,
+            );
         }
     }
 }

@@ -25,7 +25,13 @@ fn deep_chain(levels: usize, siblings: bool) -> TempDir {
     use rustix::fs::{mkdirat, openat, Mode, OFlags, CWD};
     let t = TempDir::new("deep");
     let mode = Mode::from_raw_mode(0o755);
-    let mut fd = openat(CWD, t.path(), OFlags::DIRECTORY | OFlags::RDONLY, Mode::empty()).unwrap();
+    let mut fd = openat(
+        CWD,
+        t.path(),
+        OFlags::DIRECTORY | OFlags::RDONLY,
+        Mode::empty(),
+    )
+    .unwrap();
     for _ in 0..levels {
         mkdirat(&fd, "d", mode).unwrap();
         if siblings {
@@ -80,7 +86,10 @@ fn chain_deeper_than_path_max_lists_completely_with_64_descriptors() {
     let ours = run_limited(&ours(), t.path(), "-R");
     assert_eq!(String::from_utf8_lossy(&ours.stderr), "");
     assert_eq!(ours.status, Some(0));
-    assert!(ours.stdout == expected_listing(false), "-R output is not the full chain");
+    assert!(
+        ours.stdout == expected_listing(false),
+        "-R output is not the full chain"
+    );
     if let Some(g) = gnu() {
         // GNU lists the same until the path is too long for the kernel.
         let theirs = run_limited(&g, t.path(), "-R");
@@ -98,7 +107,10 @@ fn climbing_back_up_a_deep_chain_reopens_through_dotdot() {
     let ours = run_limited(&ours(), t.path(), "-R");
     assert_eq!(String::from_utf8_lossy(&ours.stderr), "");
     assert_eq!(ours.status, Some(0));
-    assert!(ours.stdout == expected_listing(true), "-R output differs from the tree");
+    assert!(
+        ours.stdout == expected_listing(true),
+        "-R output differs from the tree"
+    );
 }
 
 #[test]

@@ -3,8 +3,8 @@
 //! `xstrtoumax` with base 0 (`0x` hex, leading-0 octal, leading blanks).
 #![forbid(unsafe_code)]
 
-use crate::config::{Format, IndicatorStyle, SortKey, TimeField};
-use crate::format::quote::{quote_locale, QuotingStyle};
+use crate::format::quote::quote_locale;
+use crate::options::{Format, IndicatorStyle, QuotingStyle, SortKey, TimeField, When};
 
 /// Why a word did not match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,14 +61,6 @@ pub fn argmatch_message<T: Copy + PartialEq>(
         m.extend_from_slice(&quote_locale(w.as_bytes(), utf8));
     }
     m
-}
-
-/// `--color`, `--hyperlink`, `--classify` arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum When {
-    Always,
-    Never,
-    Auto,
 }
 
 pub const WHEN_ARGS: &[(&str, When)] = &[

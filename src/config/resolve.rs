@@ -10,14 +10,16 @@ use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 
 use super::switches::{Stop, Switches};
-use super::{Config, Dereference, Format, IndicatorStyle, LongOptions, SortKey};
+use super::{Config, LongOptions};
 use super::{ProbeConcurrency, MAX_PROBE_THREADS};
 use crate::cli::{self, args};
 use crate::format::color::ColorTable;
-use crate::format::quote::{quote_locale, QuotingStyle};
+use crate::format::quote::quote_locale;
 use crate::format::size::{BlockSizeError, SizeFormat};
 use crate::format::time::{parse_time_style_utf8, TimeStyle};
 use crate::fs::locale::LocaleInfo;
+use crate::options::QuotingStyle;
+use crate::options::{Dereference, Format, IndicatorStyle, SortKey};
 
 /// Everything besides argv that the configuration depends on, so that
 /// tests can fake it.

@@ -6,11 +6,13 @@
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 
-use super::{Dereference, Format, Hidden, IndicatorStyle, SortKey, TimeField};
-use crate::cli::args::{self, When};
+use crate::cli::args;
 use crate::cli::OptId;
-use crate::format::quote::{quote_locale, QuotingStyle};
+use crate::format::quote::quote_locale;
 use crate::format::size::SizeFormat;
+use crate::options::QuotingStyle;
+use crate::options::When;
+use crate::options::{Dereference, Format, Hidden, IndicatorStyle, SortKey, TimeField};
 
 /// What the options said, before defaults and the environment are applied.
 /// `None` means "not given".

@@ -2,7 +2,7 @@
 //! printed after the listing for Emacs.
 #![forbid(unsafe_code)]
 
-use crate::format::quote::QuotingStyle;
+use crate::options::QuotingStyle;
 use crate::output::Output;
 
 #[derive(Default)]

@@ -2,12 +2,13 @@
 //! contents) in the configured format.
 #![forbid(unsafe_code)]
 
-use crate::config::{Config, Format};
+use crate::config::Config;
 use crate::entry::Entry;
 use crate::format::columns::{self, Cell};
 use crate::format::long::LongPrinter;
 use crate::format::name::NameRenderer;
 use crate::format::quote::listing_aligns_quotes;
+use crate::options::Format;
 use crate::output::{Output, Sink};
 
 /// Formats batches of entries; holds what is computed once per run.

@@ -222,7 +222,7 @@ impl<'a> LongPrinter<'a> {
             // Columns for the colour's clear-to-end-of-line rule count the
             // line's text, not the escape sequences before it.
             let mut line_start = buf.len();
-            if self.config.dired && self.config.format == crate::config::Format::Long {
+            if self.config.dired && self.config.format == crate::options::Format::Long {
                 buf.extend_from_slice(b"  ");
             }
             if self.config.inode {

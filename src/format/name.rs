@@ -2,12 +2,13 @@
 //! `-F`/`-p` indicator character.
 #![forbid(unsafe_code)]
 
-use crate::config::{Config, Format, IndicatorStyle};
+use crate::config::Config;
 use crate::entry::Entry;
 use crate::format::color::{ColorSubject, ColorTable, Painter};
 use crate::format::hyperlink::Hyperlinker;
 use crate::format::quote::{Quoted, Quoter};
 use crate::fs::FileType;
+use crate::options::{Format, IndicatorStyle};
 
 /// The indicator `-F`/`--file-type`/`-p` appends for a file of this type
 /// and mode (`mode` only matters for the `*` of executables).

@@ -13,34 +13,7 @@ mod tests;
 
 pub use messages::{quote_diagnostic, quote_locale};
 
-use crate::config::{Format, IndicatorStyle};
-
-/// `--quoting-style` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum QuotingStyle {
-    Literal,
-    Shell,
-    ShellAlways,
-    ShellEscape,
-    ShellEscapeAlways,
-    C,
-    CMaybe,
-    Escape,
-    Locale,
-    CLocale,
-}
-
-impl QuotingStyle {
-    /// Styles that quote only the names that need it. In column and long
-    /// listings GNU ls then indents the unquoted names by one space when
-    /// some name of the same listing got quotes (see [`Quoted`]).
-    pub fn aligns_quotes(self) -> bool {
-        matches!(
-            self,
-            QuotingStyle::Shell | QuotingStyle::ShellEscape | QuotingStyle::CMaybe
-        )
-    }
-}
+use crate::options::{Format, IndicatorStyle, QuotingStyle};
 
 /// Whether GNU ls indents the unquoted names of a listing by one space
 /// when at least one name of that listing (one directory, or the file

@@ -1,7 +1,8 @@
 //! Which directory entries are listed: `-a`, `-A`, `-B`, `-I`, `--hide`.
 #![forbid(unsafe_code)]
 
-use crate::config::{Config, Hidden};
+use crate::config::Config;
+use crate::options::Hidden;
 
 mod fnmatch;
 

@@ -1,7 +1,8 @@
 //! How names and arguments appear inside diagnostics.
 #![forbid(unsafe_code)]
 
-use super::{Quoter, QuotingStyle};
+use super::Quoter;
+use crate::options::QuotingStyle;
 
 /// A file name as GNU ls quotes it inside diagnostics (`cannot access
 /// 'x'`, `cannot open directory 'x'`): always the shell-escape-always

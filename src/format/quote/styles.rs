@@ -3,7 +3,8 @@
 #![forbid(unsafe_code)]
 
 use super::charset::{next_unit, Kind};
-use super::{bit, bits, range, Quoter, QuotingStyle, PLAIN};
+use super::{bit, bits, range, Quoter, PLAIN};
+use crate::options::QuotingStyle;
 
 const PRINTABLE: u128 = range(0x20, 0x7e);
 

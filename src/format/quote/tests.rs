@@ -271,7 +271,7 @@ fn headings_quote_colons_but_not_indicators() {
 
 #[test]
 fn which_listings_align() {
-    use crate::config::Format::*;
+    use crate::options::Format::*;
     assert!(listing_aligns_quotes(Shell, Vertical, 80));
     assert!(listing_aligns_quotes(ShellEscape, Horizontal, 80));
     assert!(listing_aligns_quotes(CMaybe, Long, 0));
