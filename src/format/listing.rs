@@ -33,8 +33,7 @@ impl<'a> Printer<'a> {
         Printer {
             config,
             names: NameRenderer::new(config),
-            long: (config.format == Format::Long && !config.json)
-                .then(|| LongPrinter::new(config)),
+            long: (config.format == Format::Long && !config.json).then(|| LongPrinter::new(config)),
             json: config.json.then(|| JsonWriter::new(config)),
             scratch: Vec::new(),
         }
