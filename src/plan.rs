@@ -5,7 +5,8 @@
 //! by, and only for the file types whose output depends on them: `--color`
 //! asks for the mode of regular files and directories only, `-F` for the
 //! mode of regular files only (the `*`), `-i` for the inode number, …
-//! `--json` asks exactly what the same flags ask without it.
+//! `--json` asks each entry what the same flags ask without it (only a
+//! `DT_UNKNOWN` entry is also asked its type), and makes no ACL probes.
 #![forbid(unsafe_code)]
 
 use crate::config::{Config, Dereference, Format, IndicatorStyle, SortKey, TimeField};
