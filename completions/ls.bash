@@ -23,7 +23,7 @@ _ls() {
 
     case "${cmd}" in
         ls)
-            opts="-a -b -d -D -h -i -k -n -G -q -r -s -w -A -B -H -I -L -N -Q -R -T -Z -c -f -g -l -m -o -p -t -u -v -x -C -S -U -X -1 -F --all --escape --directory --dired --full-time --group-directories-first --human-readable --inode --kibibytes --numeric-uid-gid --no-group --hide-control-chars --reverse --size --width --almost-all --ignore-backups --file-type --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide --ignore --indicator-style --dereference --literal --quote-name --quoting-style --recursive --format --show-control-chars --sort --tabsize --time --time-style --zero --color --hyperlink --block-size --context --author --help --version --classify"
+            opts="-a -b -d -D -h -i -k -n -G -q -r -s -w -A -B -H -I -L -N -Q -R -T -Z -c -f -g -l -m -o -p -t -u -v -x -C -S -U -X -1 -F --all --escape --directory --dired --full-time --group-directories-first --human-readable --inode --kibibytes --numeric-uid-gid --no-group --hide-control-chars --reverse --size --width --almost-all --ignore-backups --file-type --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide --ignore --indicator-style --dereference --literal --quote-name --quoting-style --recursive --format --show-control-chars --sort --tabsize --time --time-style --zero --color --hyperlink --block-size --context --author --help --version --json --classify"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -83,6 +83,9 @@ pub struct Config {
     pub dired: bool,
     /// `-Z`.
     pub context: bool,
+    /// `--json`: NDJSON instead of text (`format` is then `OneLine` or
+    /// `Long`, which decides the fields; colours and indicators are off).
+    pub json: bool,
     /// Whether the locale's character set is UTF-8 (affects what counts as
     /// printable and the width of names).
     pub utf8: bool,

@@ -5,6 +5,8 @@
 //! by, and only for the file types whose output depends on them: `--color`
 //! asks for the mode of regular files and directories only, `-F` for the
 //! mode of regular files only (the `*`), `-i` for the inode number, …
+//! `--json` asks each entry what the same flags ask without it (only a
+//! `DT_UNKNOWN` entry is also asked its type), and makes no ACL probes.
 #![forbid(unsafe_code)]
 
 use crate::config::Config;
@@ -30,8 +32,9 @@ pub struct Plan {
     pub link_target: Need,
     /// The `total` line is printed for directories (`-l`, `-s`).
     pub print_total: bool,
-    /// `-s`: every entry shows its blocks.
-    size_column: bool,
+    /// Operands show their blocks: `-s`, or `--json -l` (whose records
+    /// all carry `blocks`, operands' included).
+    operand_blocks: bool,
     /// Probe ACLs / security contexts for the long format's marker.
     pub access_marker: bool,
     /// Read security contexts for `-Z`.
@@ -151,16 +154,24 @@ impl Plan {
             by_type[type_index(FileType::Symlink)] = union;
         }
         let union = by_type.iter().fold(Need::NONE, |a, &b| a | b);
-        by_type[type_index(FileType::Unknown)] = if need_type { union | Need::TYPE } else { union };
+        // JSON prints every entry's type: where getdents could not tell it
+        // (DT_UNKNOWN), a statx for the type alone; elsewhere nothing more.
+        by_type[type_index(FileType::Unknown)] = if need_type || config.json {
+            union | Need::TYPE
+        } else {
+            union
+        };
         Plan {
             by_type,
             follow_links,
             need_type,
             read_link: long,
             link_target,
-            print_total: long || config.size_blocks,
-            size_column: config.size_blocks,
-            access_marker: long,
+            // JSON has no `total` line (it is the sum of the `blocks`) and
+            // no ACL marker, so it makes no xattr probes for one.
+            print_total: (long || config.size_blocks) && !config.json,
+            operand_blocks: config.size_blocks || (config.json && long),
+            access_marker: long && !config.json,
             context: config.context,
         }
     }
@@ -175,8 +186,9 @@ impl Plan {
     /// whether it is listed as a directory), with what any type needs.
     pub fn need_for_operand(&self) -> Need {
         let need = self.by_type[type_index(FileType::Unknown)] | Need::TYPE;
-        // `total` is only printed for directory listings.
-        if self.size_column {
+        // `total` is only printed for directory listings: operands need the
+        // blocks only where they are shown.
+        if self.operand_blocks {
             need
         } else {
             Need(need.0 & !Need::BLOCKS.0)

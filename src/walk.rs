@@ -334,7 +334,8 @@ impl<'a> Walker<'a> {
             }
         }
         if self.print_headings {
-            if !self.first_listing {
+            // JSON records carry the heading as `path`: no blank lines.
+            if !self.first_listing && !self.config.json {
                 self.out.put_byte(b'\n');
             }
             self.printer.print_heading(&mut self.out, &pending.path);

@@ -291,3 +291,97 @@ fn long_format_without_xattr_support_is_one_call_per_entry() {
         "xattr probes stop after the first 'not supported':\n{text}"
     );
 }
+
+#[test]
+fn json_alone_stats_no_entry() {
+    need_strace!();
+    let (t, names) = many_files(1000);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let calls = trace(t.path(), &["--json", "d"]);
+    assert!(
+        entry_calls(&calls, &refs).is_empty(),
+        "--json stat'ed entries: {:?}",
+        &calls[..calls.len().min(5)]
+    );
+    assert_eq!(calls.iter().filter(|c| c.path == "d").count(), 1);
+}
+
+/// `--json` with a flag set asks every entry exactly what the flag set
+/// asks without it.
+#[test]
+fn json_asks_the_masks_of_the_same_flags_as_text() {
+    need_strace!();
+    let (t, names) = many_files(3);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let masks = |args: &[&str]| -> Vec<String> {
+        entry_calls(&trace(t.path(), args), &refs)
+            .iter()
+            .map(|c| format!("{} {}", c.flags, c.mask))
+            .collect()
+    };
+    for flags in [
+        &["-l"][..],
+        &["-ln"],
+        &["-lo"],
+        &["-g"],
+        &["-lu"],
+        &["-l", "--time=birth"],
+        &["-li"],
+        &["-ls"],
+        &["-lL"],
+        &["-i"],
+        &["-s"],
+        &["-t"],
+        &["-S"],
+    ] {
+        let mut text: Vec<&str> = flags.to_vec();
+        text.push("d");
+        let mut json = vec!["--json"];
+        json.extend_from_slice(&text);
+        let expected = masks(&text);
+        assert_eq!(expected.len(), refs.len(), "{text:?}: one stat per entry");
+        assert_eq!(masks(&json), expected, "{json:?}");
+    }
+}
+
+/// Every call ls makes with `args`, as strace prints them.
+fn trace_all(cwd: &std::path::Path, args: &[&str]) -> String {
+    let log = cwd.join(".strace-all.log");
+    Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=all", "-o"])
+        .arg(&log)
+        .arg(ours())
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .env("LC_ALL", "C")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .expect("run strace");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    text
+}
+
+/// JSON reports no ACL marker, so `--json -l` makes none of the xattr
+/// probes `-l` makes for it: one statx per entry and nothing else.
+#[test]
+fn json_long_makes_no_acl_probes() {
+    need_strace!();
+    let (t, _) = many_files(20);
+    // getxattr, lgetxattr, and getxattrat, which strace before 6.13 prints
+    // as its number (0x1d0).
+    let probes = |text: &str| {
+        text.lines()
+            .filter(|l| l.contains("xattr") || l.contains("syscall_0x1d0("))
+            .count()
+    };
+    let text_probes = probes(&trace_all(t.path(), &["-l", "d"]));
+    let json = trace_all(t.path(), &["--json", "-l", "d"]);
+    assert_eq!(probes(&json), 0, "-l made {text_probes}:\n{json}");
+    // -Z still reads the contexts it prints.
+    let context = trace_all(t.path(), &["--json", "-Z", "d"]);
+    let text_context = trace_all(t.path(), &["-Z", "d"]);
+    assert_eq!(probes(&context), probes(&text_context));
+}

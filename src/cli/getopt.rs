@@ -164,7 +164,13 @@ pub fn lookup_long(name: &[u8]) -> Result<&'static OptSpec, Vec<&'static str>> {
         .collect();
     match matches.as_slice() {
         [(s, _)] => Ok(s),
-        _ => Err(matches.iter().map(|(_, l)| *l).collect()),
+        // `--json` is not GNU's: it can only be a candidate of the empty
+        // prefix (`--=x`), whose diagnostic lists GNU's options alone.
+        _ => Err(matches
+            .iter()
+            .filter(|(s, _)| s.id != OptId::Json)
+            .map(|(_, l)| *l)
+            .collect()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! GNU ls 9.1's options: the long options in the order of GNU's table (the
-//! order in which `getopt_long` lists ambiguous candidates), then the
-//! short-only ones, each with our own one-line description.
+//! order in which `getopt_long` lists ambiguous candidates), then our one
+//! extension (`--json`), then the short-only ones, each with our own
+//! one-line description.
 #![forbid(unsafe_code)]
 
 /// Whether an option takes an argument (the long form; a short form takes
@@ -60,6 +61,9 @@ pub enum OptId {
     Author,
     Help,
     Version,
+    /// `--json`: not GNU's. No GNU long option starts with `j`, so every
+    /// abbreviation GNU accepted still means what it meant.
+    Json,
     /// `-c`
     Ctime,
     /// `-f`
@@ -176,6 +180,7 @@ pub static OPTIONS: &[OptSpec] = &[
     o(OptId::Author, "author", Some("author"), None, N, "", "long format with an author column"),
     o(OptId::Help, "help", Some("help"), None, N, "", "print this text"),
     o(OptId::Version, "version", Some("version"), None, N, "", "print the version"),
+    o(OptId::Json, "json", Some("json"), None, N, "", "one JSON object per entry per line (NDJSON);\n                               -l, -i, -s, -Z choose the fields"),
     o(OptId::Ctime, "c", None, Some('c'), N, "", "use status change times (sorting by it unless -l)"),
     o(OptId::Unsorted, "f", None, Some('f'), N, "", "all entries, unsorted; cancels -l, -s, --color"),
     o(OptId::LongNoOwner, "g", None, Some('g'), N, "", "long format without the owner column"),

@@ -123,17 +123,26 @@ pub fn load_with(args: &[OsString], env: &Environment, io: &mut Streams) -> Resu
 }
 
 fn resolve(
-    sw: Switches,
+    mut sw: Switches,
     operands: Vec<OsString>,
     env: &Environment,
     io: &mut Streams,
 ) -> Result<Config, i32> {
+    if sw.json {
+        if let Some(layout) = json_conflict(&sw) {
+            io.warn(format!("--json cannot be combined with {layout}").as_bytes());
+            io.try_help();
+            return Err(2);
+        }
+        // JSON carries no escape sequences: LS_COLORS is not even read.
+        sw.color = false;
+    }
     let utf8 = env.locale.utf8;
     let (block_size, file_size) = sizes(&sw, env).map_err(|e| {
         io.warn(e.to_string().as_bytes());
         2
     })?;
-    let format = sw.format.unwrap_or(if env.stdout_tty {
+    let format = sw.format.unwrap_or(if env.stdout_tty && !sw.json {
         Format::Vertical
     } else {
         Format::OneLine
@@ -198,7 +207,13 @@ fn resolve(
         time: sw.time,
         quoting,
         hide_control_chars,
-        indicator: sw.indicator,
+        // The JSON `type` field says what an indicator would; the
+        // dereference rule above still follows `-F` as the text output does.
+        indicator: if sw.json {
+            IndicatorStyle::None
+        } else {
+            sw.indicator
+        },
         color,
         hyperlink: sw.hyperlink,
         zero: sw.zero,
@@ -217,11 +232,27 @@ fn resolve(
         file_size,
         dired,
         context: sw.context,
+        json: sw.json,
         utf8,
         locale: env.locale,
         operands,
         probes: probe_concurrency(env),
     })
+}
+
+/// The layout option in effect that `--json` cannot be combined with, as
+/// the message names it. Judged after the last-one-wins rules, as every
+/// other option is: `-C -l --json` is a long JSON listing.
+fn json_conflict(sw: &Switches) -> Option<&'static str> {
+    match sw.format {
+        Some(Format::Vertical) => Some("-C (--format=vertical)"),
+        Some(Format::Horizontal) => Some("-x (--format=horizontal)"),
+        Some(Format::Commas) => Some("-m (--format=commas)"),
+        _ if sw.dired => Some("--dired"),
+        _ if sw.zero => Some("--zero"),
+        _ if sw.hyperlink => Some("--hyperlink"),
+        _ => None,
+    }
 }
 
 /// `STATLS_THREADS`: unset (or not a number) lets each directory's

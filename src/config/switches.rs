@@ -51,6 +51,8 @@ pub struct Switches {
     pub kibibytes: bool,
     pub dired: bool,
     pub context: bool,
+    /// `--json`.
+    pub json: bool,
 }
 
 impl Default for Switches {
@@ -88,6 +90,7 @@ impl Default for Switches {
             kibibytes: false,
             dired: false,
             context: false,
+            json: false,
         }
     }
 }
@@ -233,6 +236,7 @@ impl Switches {
             OptId::Zero => self.zero(),
             OptId::Context => self.context = true,
             OptId::Author => self.author = true,
+            OptId::Json => self.json = true,
             OptId::Help => return Err(Stop::Help),
             OptId::Version => return Err(Stop::Version),
         }

@@ -1,10 +1,11 @@
 //! Printing one batch of entries (the file operands, or one directory's
-//! contents) in the configured format.
+//! contents) in the configured format, or as `--json` records.
 #![forbid(unsafe_code)]
 
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::format::columns::{self, Cell};
+use crate::format::json::JsonWriter;
 use crate::format::long::LongPrinter;
 use crate::format::name::NameRenderer;
 use crate::format::quote::listing_aligns_quotes;
@@ -17,6 +18,8 @@ pub struct Printer<'a> {
     pub names: NameRenderer<'a>,
     /// Only built for the long format (it loads the time zone).
     pub long: Option<LongPrinter<'a>>,
+    /// Only built for `--json`, which replaces every text layout.
+    pub json: Option<JsonWriter<'a>>,
     scratch: Vec<u8>,
 }
 
@@ -31,7 +34,8 @@ impl<'a> Printer<'a> {
         Printer {
             config,
             names: NameRenderer::new(config),
-            long: (config.format == Format::Long).then(|| LongPrinter::new(config)),
+            long: (config.format == Format::Long && !config.json).then(|| LongPrinter::new(config)),
+            json: config.json.then(|| JsonWriter::new(config)),
             scratch: Vec::new(),
         }
     }
@@ -90,6 +94,10 @@ impl<'a> Printer<'a> {
         entries: &[Entry],
         also_measured: &[Entry],
     ) {
+        if let Some(json) = &mut self.json {
+            json.print(out, entries);
+            return;
+        }
         self.names.align_quotes = self.needs_quote_alignment(entries);
         if let Some(long) = &mut self.long {
             long.print(out, entries, also_measured, &self.names);
@@ -267,6 +275,10 @@ pub fn inode_text(e: &Entry) -> String {
 impl Printer<'_> {
     /// Prints `DIR:` before a directory's listing.
     pub fn print_heading(&mut self, out: &mut Output, path: &[u8]) {
+        if let Some(json) = &mut self.json {
+            json.set_dir(path);
+            return;
+        }
         let dired = self.dired();
         let base = out.buffer_base();
         let buf = out.buffer();

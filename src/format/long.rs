@@ -51,8 +51,8 @@ enum SizeText {
     Device(u32, u32),
 }
 
-/// Builds `-rwxr-xr-x`-style strings.
-fn mode_string(file_type: FileType, mode: Option<u32>, marker: AccessMarker) -> [u8; 11] {
+/// Builds `-rwxr-xr-x`-style strings (the last byte is the ACL marker).
+pub fn mode_string(file_type: FileType, mode: Option<u32>, marker: AccessMarker) -> [u8; 11] {
     let mut s = [b'?'; 11];
     s[0] = match file_type {
         FileType::Regular => b'-',
