@@ -8,12 +8,13 @@
 //! escaped for a terminal; there is no `total`, no padding, no colour.
 #![forbid(unsafe_code)]
 
-use crate::config::{Config, Format, TimeField};
+use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::format::long::mode_string;
 use crate::format::owner::Names;
 use crate::fs::xattr::AccessMarker;
 use crate::fs::{FileType, Timestamp};
+use crate::options::{Format, TimeField};
 use crate::output::Output;
 
 /// Writes entries as NDJSON records.
