@@ -9,6 +9,7 @@
 # environment:
 #   DELAY_US=1000   delay latfs adds before answering each request
 #   N_FLAT=2000     entries in the flat directory
+#   READDIRPLUS=1   let latfs answer READDIRPLUS (off by default)
 #   GNU=/bin/ls     the reference ls
 #   OUT=dir         latfs binary, outputs, counters, table
 #                   (default bench/out/latency-<stamp>)
@@ -20,6 +21,9 @@ repo=$(dirname "$here")
 GNU=${GNU:-/bin/ls}
 DELAY_US=${DELAY_US:-1000}
 N_FLAT=${N_FLAT:-2000}
+READDIRPLUS=${READDIRPLUS:-0}
+plus=
+[[ $READDIRPLUS == 1 ]] && plus=,readdirplus
 stamp=$(date +%Y%m%d-%H%M%S)
 OUT=${OUT:-$here/out/latency-$stamp}
 mkdir -p "$OUT"
@@ -116,7 +120,7 @@ export TERM=xterm TZ=UTC LC_ALL=C
 STATS=$OUT/stats.cur
 mount_latfs() { # mount_latfs DELAY_US TIMEOUT
     unmount
-    "$LATFS" "$FIX" "$MNT" -f -o "ro,fsname=latfs,subtype=latfs,delay_us=$1,timeout=$2,stats=$STATS" \
+    "$LATFS" "$FIX" "$MNT" -f -o "ro,fsname=latfs,subtype=latfs,delay_us=$1,timeout=$2,stats=$STATS$plus" \
         >>"$OUT/latfs.log" 2>&1 &
     LATFS_PID=$!
     local i
@@ -184,7 +188,7 @@ n_tree=$(find "$FIX/tree" -mindepth 1 | wc -l)
     echo "source fs: $(df -T "$FIX" | awk 'NR==2{print $2}') ($FIX)"
     echo "gnu:  $GNU ($("$GNU" --version | head -1))"
     echo "ours: $OURS"
-    echo "latfs: delay_us=$DELAY_US, readdirplus off, timeout 0 (cold) / 60 (warm)"
+    echo "latfs: delay_us=$DELAY_US, readdirplus $([[ -n $plus ]] && echo on || echo off), timeout 0 (cold) / 60 (warm)"
     echo "fixtures: flat=$n_flat entries, tree=$n_tree entries"
 } | tee "$OUT/meta.txt" >&2
 
@@ -268,9 +272,9 @@ say "results (wall ms, latfs requests, max requests in flight; speedup = GNU ms 
 # Where the requests go, per type (from the saved counters).
 say "requests by type"
 {
-    types="LOOKUP GETATTR GETXATTR READLINK OPENDIR READDIR RELEASEDIR"
+    types="LOOKUP GETATTR GETXATTR READLINK OPENDIR READDIR READDIRPLUS RELEASEDIR"
     printf '%-36s' run
-    for t in $types; do printf ' %10s' "$t"; done
+    for t in $types; do printf ' %11s' "$t"; done
     printf ' %8s\n' other
     for f in "$OUT"/cold-*.stats "$OUT"/warm-*.stats; do
         [[ -e $f ]] || continue
