@@ -280,7 +280,7 @@ say "requests by type"
         [[ -e $f ]] || continue
         printf '%-36s' "$(basename "$f" .stats)"
         sum=0
-        for t in $types; do n=$(stat_of "$f" "$t"); sum=$((sum + n)); printf ' %10d' "$n"; done
+        for t in $types; do n=$(stat_of "$f" "$t"); sum=$((sum + n)); printf ' %11d' "$n"; done
         printf ' %8d\n' $(($(stat_of "$f" total) - sum))
     done
 } | tee "$OUT/by-type.txt"
