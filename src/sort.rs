@@ -60,6 +60,10 @@ pub fn sort_entries(
     if config.sort == SortKey::None {
         return;
     }
+    if config.sort == SortKey::Name && collate_bytes && !config.group_directories_first {
+        sort_by_name_bytes(entries, config.reverse);
+        return;
+    }
     let time_field = config.time;
     // Name and version sorts compare the names themselves: no keys needed.
     let needs_keys = config.group_directories_first
@@ -114,6 +118,35 @@ pub fn sort_entries(
         }
     });
     apply_permutation(entries, order);
+}
+
+/// The common case, names in byte order: sorted by a key of each name's
+/// first sixteen bytes (big-endian, so integer order is byte order), so that
+/// most comparisons are one integer compare and never touch the names.
+/// Equal names (a repeated operand) keep their order, as in a stable sort,
+/// `-r` included.
+fn sort_by_name_bytes(entries: &mut [Entry], reverse: bool) {
+    let prefix = |name: &[u8]| {
+        let mut key = [0u8; 16];
+        let n = name.len().min(16);
+        key[..n].copy_from_slice(&name[..n]);
+        u128::from_be_bytes(key)
+    };
+    let mut keyed: Vec<(u128, usize)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (prefix(e.name_bytes()), i))
+        .collect();
+    // Names hold no NUL, so a zero-padded prefix orders like the name
+    // itself; only equal prefixes need the whole names.
+    keyed.sort_unstable_by(|a, b| {
+        let ord =
+            a.0.cmp(&b.0)
+                .then_with(|| entries[a.1].name_bytes().cmp(entries[b.1].name_bytes()));
+        let ord = if reverse { ord.reverse() } else { ord };
+        ord.then(a.1.cmp(&b.1))
+    });
+    apply_permutation(entries, keyed.into_iter().map(|(_, i)| i).collect());
 }
 
 /// Reorders `items` so that position `i` receives the item that was at

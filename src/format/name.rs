@@ -67,6 +67,9 @@ pub struct NameRenderer<'a> {
     /// Names that need no quotes get one leading space when other names in
     /// the same listing start with a quote (GNU's alignment).
     pub align_quotes: bool,
+    /// Where a name is quoted before it is written: one buffer reused for
+    /// every name, not an allocation per entry.
+    scratch: std::cell::RefCell<Vec<u8>>,
 }
 
 impl<'a> NameRenderer<'a> {
@@ -86,6 +89,7 @@ impl<'a> NameRenderer<'a> {
             long: config.format == Format::Long,
             dir: Vec::new(),
             align_quotes: false,
+            scratch: Default::default(),
         }
     }
 
@@ -121,7 +125,8 @@ impl<'a> NameRenderer<'a> {
         out: &mut Vec<u8>,
     ) -> Rendered {
         let mut width = 0;
-        let mut scratch = Vec::new();
+        let mut scratch = self.scratch.borrow_mut();
+        scratch.clear();
         let quoted = self.quoter.quote(name, &mut scratch);
         let pad = align && !quoted.starts_with_quote;
         if pad {

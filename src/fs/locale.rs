@@ -9,22 +9,65 @@ use std::ffi::{CStr, CString};
 pub struct LocaleInfo {
     /// LC_CTYPE's character set is UTF-8.
     pub utf8: bool,
-    /// LC_COLLATE is "C"/"POSIX": strcoll is byte order, skip the C library.
+    /// strcoll is byte order (LC_COLLATE "C"/"POSIX", or glibc's C.UTF-8):
+    /// skip the C library.
     pub collate_bytes: bool,
     /// LC_TIME is "C"/"POSIX" (decides `posix-` time styles).
     pub time_posix: bool,
 }
 
-fn category_is_posix(category: libc::c_int) -> bool {
+/// The name of the locale a category is set to (`None` if unknown).
+fn category_name(category: libc::c_int) -> Option<Vec<u8>> {
     // SAFETY: setlocale with a null pointer only queries; the returned
     // string is owned by the C library and copied before the next call.
     let name = unsafe { libc::setlocale(category, std::ptr::null()) };
     if name.is_null() {
-        return true;
+        return None;
     }
     // SAFETY: non-null, NUL-terminated, valid until the next setlocale.
-    let name = unsafe { CStr::from_ptr(name) }.to_bytes();
-    name == b"C" || name == b"POSIX"
+    Some(unsafe { CStr::from_ptr(name) }.to_bytes().to_vec())
+}
+
+fn category_is_posix(category: libc::c_int) -> bool {
+    category_name(category).is_none_or(|n| n == b"C" || n == b"POSIX")
+}
+
+/// Whether strcoll is plain byte order: in C/POSIX, and in glibc's C.UTF-8
+/// from 2.35 on (its collation is declared `codepoint_collation`, which
+/// strcoll implements as strcmp). Checked on names whose byte order differs
+/// from any real collation too, so a look-alike locale is not mistaken.
+fn collation_is_byte_order() -> bool {
+    if category_is_posix(libc::LC_COLLATE) {
+        return true;
+    }
+    let c_utf8 = category_name(libc::LC_COLLATE)
+        .is_some_and(|n| n.eq_ignore_ascii_case(b"C.UTF-8") || n.eq_ignore_ascii_case(b"C.utf8"));
+    if !c_utf8 || !glibc_at_least(2, 35) {
+        return false;
+    }
+    let probes: [(&CStr, &CStr); 6] = [
+        (c"B", c"a"),
+        (c"_c", c"B"),
+        (c"a-b", c"ab"),
+        (c"\xc3\xa9", c"f"),
+        (c"\xff", c"\xc3\xa9"),
+        (c"Z", c"\xff"),
+    ];
+    probes
+        .iter()
+        .all(|(a, b)| strcoll_cstr(a, b) == a.to_bytes().cmp(b.to_bytes()))
+}
+
+fn glibc_at_least(major: u32, minor: u32) -> bool {
+    // SAFETY: returns a pointer to a static NUL-terminated version string.
+    let version = unsafe { CStr::from_ptr(libc::gnu_get_libc_version()) };
+    let mut parts = version
+        .to_str()
+        .unwrap_or("")
+        .split('.')
+        .map(|p| p.parse::<u32>().unwrap_or(0));
+    let (have_major, have_minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    (have_major, have_minor) >= (major, minor)
 }
 
 /// Sets the locale from the environment (LC_ALL, LC_*, LANG) once, at
@@ -39,7 +82,7 @@ pub fn init() -> LocaleInfo {
     let cs = codeset.to_bytes().to_ascii_uppercase();
     LocaleInfo {
         utf8: cs == b"UTF-8" || cs == b"UTF8",
-        collate_bytes: category_is_posix(libc::LC_COLLATE),
+        collate_bytes: collation_is_byte_order(),
         time_posix: category_is_posix(libc::LC_TIME),
     }
 }
