@@ -36,6 +36,35 @@ mod probe;
 /// Entries probed concurrently per batch.
 const PROBE_BATCH: usize = 4096;
 
+/// Entries to probe before a local directory is split over the CPUs: below
+/// this, starting threads costs more than it saves.
+const LOCAL_SPLIT_MIN: usize = 2048;
+
+/// Entries a thread takes at a time on a local disk.
+const LOCAL_CHUNK: usize = 64;
+
+/// Threads for a large local directory: the CPUs, up to four (the kernel's
+/// dentry and inode caches stop scaling for one directory beyond that).
+fn local_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+}
+
+/// How one directory's entries are probed.
+#[derive(Clone, Copy)]
+struct Strategy {
+    lookup: Lookup,
+    threads: usize,
+    chunk: usize,
+}
+
+impl Strategy {
+    const SEQUENTIAL: Strategy = Strategy {
+        lookup: Lookup::ByName,
+        threads: 1,
+        chunk: 1,
+    };
+}
+
 /// A directory waiting to be listed.
 struct Pending {
     path: Vec<u8>,
@@ -423,7 +452,11 @@ impl<'a> Walker<'a> {
     /// overlapped as the filesystem calls for, with any error reported in
     /// directory order either way.
     fn complete_entries(&mut self, dir: InDir<'_>, dev: Option<(u32, u32)>, entries: &mut [Entry]) {
-        let (lookup, threads) = self.probe_strategy(dir, dev, entries);
+        let Strategy {
+            lookup,
+            threads,
+            chunk,
+        } = self.probe_strategy(dir, dev, entries);
         if threads <= 1 {
             for entry in entries.iter_mut() {
                 let facts = self.prober(dir, lookup).probe(&entry.name, entry.file_type);
@@ -438,7 +471,7 @@ impl<'a> Walker<'a> {
                 .iter()
                 .map(|e| (e.name.as_c_str(), e.file_type))
                 .collect();
-            let facts = concurrent::probe_all(&self.prober(dir, lookup), &items, threads);
+            let facts = concurrent::probe_all(&self.prober(dir, lookup), &items, threads, chunk);
             drop(items);
             for (entry, facts) in batch.iter_mut().zip(facts) {
                 self.apply(dir.path, entry, facts);
@@ -446,37 +479,46 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// One at a time by name on local filesystems; overlapped, by handle,
-    /// where each request is a round-trip (network and FUSE filesystems),
-    /// unless `STATLS_THREADS` decided.
+    /// How to probe a directory's entries. Where each request is a
+    /// round-trip (network and FUSE filesystems): by handle (one lookup per
+    /// entry), with up to [`MAX_PROBE_THREADS`] in flight, as far as the
+    /// descriptor limit allows. On a local disk: by name, one at a time,
+    /// but split over the CPUs for a directory large enough to repay the
+    /// threads. `STATLS_THREADS` overrides the thread count.
     fn probe_strategy(
         &self,
         dir: InDir<'_>,
         dev: Option<(u32, u32)>,
         entries: &[Entry],
-    ) -> (Lookup, usize) {
-        let probed = || {
-            entries
-                .iter()
-                .filter(|e| !self.plan.need_for(e.file_type).is_empty())
-                .count()
+    ) -> Strategy {
+        let count = entries
+            .iter()
+            .filter(|e| !self.plan.need_for(e.file_type).is_empty())
+            .count();
+        if count < 2 {
+            return Strategy::SEQUENTIAL;
+        }
+        // From the cache: no request even on a network filesystem.
+        let remote = || {
+            dev.or_else(|| stat_fd(dir.fd, Need::NONE, true).ok().map(|m| m.dev()))
+                .is_some_and(crate::fs::remote::is_remote)
+        };
+        let by_handle = |threads: usize| Strategy {
+            lookup: Lookup::ByHandle,
+            threads: threads.min(crate::fs::limits::spare_descriptors()),
+            chunk: 1,
         };
         match self.config.probes {
-            ProbeConcurrency::Sequential => (Lookup::ByName, 1),
-            ProbeConcurrency::Forced(n) => (Lookup::ByHandle, n),
-            ProbeConcurrency::Auto => {
-                let count = probed();
-                if count < 2 {
-                    return (Lookup::ByName, 1);
-                }
-                // From the cache: no request even on a network filesystem.
-                let dev = dev.or_else(|| stat_fd(dir.fd, Need::NONE, true).ok().map(|m| m.dev()));
-                if dev.is_some_and(crate::fs::remote::is_remote) {
-                    (Lookup::ByHandle, count.min(MAX_PROBE_THREADS))
-                } else {
-                    (Lookup::ByName, 1)
-                }
-            }
+            ProbeConcurrency::Sequential if remote() => by_handle(1),
+            ProbeConcurrency::Sequential => Strategy::SEQUENTIAL,
+            ProbeConcurrency::Forced(n) => by_handle(n),
+            ProbeConcurrency::Auto if remote() => by_handle(count.min(MAX_PROBE_THREADS)),
+            ProbeConcurrency::Auto if count >= LOCAL_SPLIT_MIN => Strategy {
+                lookup: Lookup::ByName,
+                threads: local_threads(),
+                chunk: LOCAL_CHUNK,
+            },
+            ProbeConcurrency::Auto => Strategy::SEQUENTIAL,
         }
     }
 

@@ -17,21 +17,32 @@ use crate::fs::FileType;
 const WORKER_STACK: usize = 128 * 1024;
 
 /// The facts for every `(name, type)` of `items`, in the same order, with at
-/// most `threads` probes in flight. Threads that cannot be started (limits)
-/// leave their share to the others, down to the calling thread alone.
-pub fn probe_all(prober: &Prober<'_>, items: &[(&CStr, FileType)], threads: usize) -> Vec<Facts> {
+/// most `threads` probes in flight, each thread taking `chunk` entries at a
+/// time (1 where every probe waits on a server; more on a local disk,
+/// where a probe takes microseconds and the shared counter would be the
+/// bottleneck). Threads that cannot be started (limits) leave their share
+/// to the others, down to the calling thread alone.
+pub fn probe_all(
+    prober: &Prober<'_>,
+    items: &[(&CStr, FileType)],
+    threads: usize,
+    chunk: usize,
+) -> Vec<Facts> {
     if threads <= 1 || items.len() <= 1 {
         return items.iter().map(|&(n, t)| prober.probe(n, t)).collect();
     }
+    let chunk = chunk.max(1);
     let next = AtomicUsize::new(0);
     let work = || {
         let mut done = Vec::new();
         loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(&(name, file_type)) = items.get(i) else {
+            let start = next.fetch_add(chunk, Ordering::Relaxed);
+            if start >= items.len() {
                 return done;
-            };
-            done.push((i, prober.probe(name, file_type)));
+            }
+            for (i, &(name, file_type)) in items.iter().enumerate().skip(start).take(chunk) {
+                done.push((i, prober.probe(name, file_type)));
+            }
         }
     };
     let mut slots: Vec<Option<Facts>> = Vec::new();
