@@ -9,8 +9,9 @@
 use std::ffi::{CStr, CString, OsString};
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStringExt;
+use std::sync::Arc;
 
-use crate::config::{Config, ProbeConcurrency, MAX_PROBE_THREADS};
+use crate::config::{Config, ProbeConcurrency};
 use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
@@ -26,44 +27,19 @@ use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use chain::DirChain;
+use prefetch::{DirRead, Prefetcher};
 use probe::{Facts, Lookup, Prober};
+use strategy::Strategy;
 
 mod chain;
 mod concurrent;
 mod filter;
+mod prefetch;
 mod probe;
+mod strategy;
 
 /// Entries probed concurrently per batch.
 const PROBE_BATCH: usize = 4096;
-
-/// Entries to probe before a local directory is split over the CPUs: below
-/// this, starting threads costs more than it saves.
-const LOCAL_SPLIT_MIN: usize = 2048;
-
-/// Entries a thread takes at a time on a local disk.
-const LOCAL_CHUNK: usize = 64;
-
-/// Threads for a large local directory: the CPUs, up to four (the kernel's
-/// dentry and inode caches stop scaling for one directory beyond that).
-fn local_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
-}
-
-/// How one directory's entries are probed.
-#[derive(Clone, Copy)]
-struct Strategy {
-    lookup: Lookup,
-    threads: usize,
-    chunk: usize,
-}
-
-impl Strategy {
-    const SEQUENTIAL: Strategy = Strategy {
-        lookup: Lookup::ByName,
-        threads: 1,
-        chunk: 1,
-    };
-}
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -72,6 +48,8 @@ struct Pending {
     /// that name relative to its parent's descriptor.
     name_at: usize,
     operand: bool,
+    /// Its read-ahead job, once submitted.
+    ahead: Option<u64>,
 }
 
 /// A marker on the work stack: leave the directory whose (dev, ino) is on
@@ -83,7 +61,7 @@ enum Work {
 
 pub struct Walker<'a> {
     config: &'a Config,
-    plan: Plan,
+    plan: Arc<Plan>,
     printer: Printer<'a>,
     pub out: Output,
     pub status: Status,
@@ -95,7 +73,7 @@ pub struct Walker<'a> {
     first_listing: bool,
     /// The directories on the current `-R` path.
     chain: DirChain,
-    xattrs: AclProbe,
+    xattrs: Arc<AclProbe>,
     /// The entry vector of the last directory listed, emptied: reused so
     /// that `-R` does not reallocate (and fragment the heap) per directory.
     spare: Vec<Entry>,
@@ -106,7 +84,7 @@ impl<'a> Walker<'a> {
     pub fn new(config: &'a Config, collate_bytes: bool) -> Walker<'a> {
         Walker {
             config,
-            plan: Plan::new(config),
+            plan: Arc::new(Plan::new(config)),
             printer: Printer::new(config),
             out: Output::new(),
             status: Status::new(config.utf8),
@@ -114,7 +92,7 @@ impl<'a> Walker<'a> {
             print_headings: false,
             first_listing: true,
             chain: DirChain::default(),
-            xattrs: AclProbe::default(),
+            xattrs: Arc::default(),
             spare: Vec::new(),
             dir_buffer: DirBuffer::default(),
         }
@@ -154,6 +132,7 @@ impl<'a> Walker<'a> {
             self.first_listing = false;
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
+        let workers = self.read_ahead_workers(&dirs);
         let mut work: Vec<Work> = dirs
             .into_iter()
             .rev()
@@ -162,18 +141,32 @@ impl<'a> Walker<'a> {
                     path: e.name.into_bytes(),
                     name_at: 0,
                     operand: true,
+                    ahead: None,
                 })
             })
             .collect();
-        while let Some(item) = work.pop() {
-            match item {
-                Work::Leave => {
-                    let sibling_next = matches!(work.last(), Some(Work::List(p)) if !p.operand);
-                    self.chain.pop(sibling_next);
-                }
-                Work::List(p) => self.list_dir(p, &mut work),
-            }
+        let context = prefetch::Context {
+            config: self.config,
+            plan: Arc::clone(&self.plan),
+            xattrs: Arc::clone(&self.xattrs),
+        };
+        if workers > 0 || self.config.probes != ProbeConcurrency::Sequential {
+            crate::fs::limits::share_one_heap();
         }
+        std::thread::scope(|scope| {
+            let mut ahead = Prefetcher::start(scope, workers, context);
+            while let Some(item) = work.pop() {
+                match item {
+                    Work::Leave => {
+                        let sibling_next = matches!(work.last(), Some(Work::List(p)) if !p.operand);
+                        self.chain.pop(sibling_next);
+                    }
+                    Work::List(p) => self.list_dir(p, &mut work, &mut ahead),
+                }
+                self.read_ahead(&mut work, &mut ahead);
+            }
+            ahead.close();
+        });
     }
 
     /// Writes what must follow all listings (colour restore, dired trailer).
@@ -303,21 +296,21 @@ impl<'a> Walker<'a> {
     }
 
     /// Lists one directory and queues its subdirectories with `-R`.
-    fn list_dir(&mut self, pending: Pending, work: &mut Vec<Work>) {
-        let path = match CString::new(pending.path.clone()) {
-            Ok(p) => p,
-            Err(_) => return,
+    fn list_dir(&mut self, pending: Pending, work: &mut Vec<Work>, ahead: &mut Prefetcher<'_>) {
+        let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
+            Some(outcome) => outcome,
+            None => match self.open_listed(&pending) {
+                Some(opened) => opened,
+                None => return,
+            },
         };
-        let opened = match self.chain.parent().filter(|_| !pending.operand) {
-            Some(parent) => {
-                let name = &path.as_bytes_with_nul()[pending.name_at..];
-                let name = CStr::from_bytes_until_nul(name).unwrap_or(c".");
-                open_dir(Base::Dir(parent), name)
-            }
-            None => open_dir(Base::Cwd, &path),
-        };
-        let fd = match opened {
-            Ok(fd) => fd,
+        let DirRead {
+            fd,
+            ident,
+            listing,
+            facts,
+        } = match opened {
+            Ok(read) => read,
             Err(err) => {
                 self.status.file_error(
                     &mut self.out,
@@ -331,10 +324,8 @@ impl<'a> Walker<'a> {
         };
         let mut dir_dev = None;
         let mut dir_id = None;
-        if self.config.recursive {
-            // Loop detection needs only (dev, ino): ask the open descriptor,
-            // from the cache (no server round-trip on network filesystems).
-            match stat_fd(fd.as_fd(), Need::INO, true) {
+        if let Some(ident) = ident {
+            match ident {
                 Ok(m) => {
                     dir_dev = Some(m.dev());
                     let id = (m.dev(), m.ino().unwrap_or(0));
@@ -396,18 +387,31 @@ impl<'a> Walker<'a> {
             return;
         }
         let mut entries = std::mem::take(&mut self.spare);
-        let read_error = read_dir_each(
-            fd.as_fd(),
-            &mut self.dir_buffer,
-            |name| filter.keep(name),
-            |d| entries.push(Entry::new(d.name, d.file_type)),
-        );
+        let read_error = match listing {
+            Some((names, read_error)) => {
+                names.unpack_into(&mut entries);
+                read_error
+            }
+            None => read_dir_each(
+                fd.as_fd(),
+                &mut self.dir_buffer,
+                |name| filter.keep(name),
+                |d| entries.push(Entry::new(d.name, d.file_type)),
+            ),
+        };
         self.report_read_error(&pending, read_error);
         let dir = InDir {
             fd: fd.as_fd(),
             path: &pending.path,
         };
-        self.complete_entries(dir, dir_dev, &mut entries);
+        match facts {
+            Some(facts) => {
+                for (entry, facts) in entries.iter_mut().zip(facts) {
+                    self.apply(dir.path, entry, facts);
+                }
+            }
+            None => self.complete_entries(dir, dir_dev, &mut entries),
+        }
         self.sort(&mut entries);
         if self.plan.print_total {
             self.printer.print_total(&mut self.out, &entries);
@@ -430,12 +434,113 @@ impl<'a> Walker<'a> {
                         name_at: path.len() - name.len(),
                         path,
                         operand: false,
+                        ahead: None,
                     }));
                 }
             }
         }
         entries.clear();
         self.spare = entries;
+    }
+
+    /// Opens a directory that was not read ahead: relative to its parent's
+    /// descriptor when it has one, else by its path; with `-R` also the
+    /// loop-detection stat. `None` for a path that cannot be a C string.
+    fn open_listed(&self, pending: &Pending) -> Option<prefetch::Outcome> {
+        let path = CString::new(pending.path.clone()).ok()?;
+        let opened = match self.chain.parent().filter(|_| !pending.operand) {
+            Some(parent) => {
+                let name = &path.as_bytes_with_nul()[pending.name_at..];
+                let name = CStr::from_bytes_until_nul(name).unwrap_or(c".");
+                open_dir(Base::Dir(parent), name)
+            }
+            None => open_dir(Base::Cwd, &path),
+        };
+        Some(opened.map(|fd| {
+            DirRead {
+                // Loop detection needs only (dev, ino): ask the open descriptor,
+                // from the cache (no server round-trip on network filesystems).
+                ident: self
+                    .config
+                    .recursive
+                    .then(|| stat_fd(fd.as_fd(), Need::INO, true)),
+                fd,
+                listing: None,
+                facts: None,
+            }
+        }))
+    }
+
+    /// Threads reading subdirectories ahead with `-R`: a CPU's worth less
+    /// one (the walk's own), up to three, on local disks; eight where each
+    /// directory read waits on a server. `STATLS_THREADS=N` asks for N (up
+    /// to eight) anywhere, `STATLS_THREADS=1` for none.
+    fn read_ahead_workers(&self, dirs: &[Entry]) -> usize {
+        const REMOTE_WORKERS: usize = 8;
+        if !self.config.recursive {
+            return 0;
+        }
+        match self.config.probes {
+            ProbeConcurrency::Sequential => 0,
+            ProbeConcurrency::Forced(n) => n.min(REMOTE_WORKERS),
+            ProbeConcurrency::Auto => {
+                let remote = dirs
+                    .iter()
+                    .filter_map(|e| e.meta.as_ref())
+                    .any(|m| crate::fs::remote::is_remote(m.dev()));
+                if remote {
+                    REMOTE_WORKERS
+                } else {
+                    (crate::fs::limits::cpus() - 1).min(3)
+                }
+            }
+        }
+    }
+
+    /// Submits the next subdirectories to be listed for reading ahead, as
+    /// far as the window allows: those at the top of the work stack that
+    /// belong to the directory on top of the `-R` path.
+    fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
+        if ahead.window() == 0 {
+            return;
+        }
+        let Some(parent) = self.chain.parent_shared() else {
+            return;
+        };
+        let mut wanted: Vec<&mut Pending> = Vec::new();
+        for item in work.iter_mut().rev() {
+            let Work::List(p) = item else {
+                break;
+            };
+            if p.operand || wanted.len() == ahead.window() {
+                break;
+            }
+            if p.ahead.map_or(true, |id| !ahead.is_submitted(id)) {
+                wanted.push(p);
+            }
+        }
+        if wanted.is_empty() {
+            return;
+        }
+        let dirs = wanted
+            .iter()
+            .map(|p| {
+                let name = CString::new(&p.path[p.name_at..]).unwrap_or_default();
+                (name, p.path.clone())
+            })
+            .collect();
+        let ids = ahead.submit(&parent, dirs);
+        for (p, id) in wanted.into_iter().zip(ids) {
+            p.ahead = Some(id);
+        }
+    }
+
+    /// How many of `entries` the plan has something to ask about.
+    fn probed(&self, entries: &[Entry]) -> usize {
+        entries
+            .iter()
+            .filter(|e| !self.plan.need_for(e.file_type).is_empty())
+            .count()
     }
 
     fn prober<'d>(&'d self, dir: InDir<'d>, lookup: Lookup) -> Prober<'d> {
@@ -456,7 +561,7 @@ impl<'a> Walker<'a> {
             lookup,
             threads,
             chunk,
-        } = self.probe_strategy(dir, dev, entries);
+        } = strategy::choose(self.config, dir.fd, dev, self.probed(entries));
         if threads <= 1 {
             for entry in entries.iter_mut() {
                 let facts = self.prober(dir, lookup).probe(&entry.name, entry.file_type);
@@ -476,49 +581,6 @@ impl<'a> Walker<'a> {
             for (entry, facts) in batch.iter_mut().zip(facts) {
                 self.apply(dir.path, entry, facts);
             }
-        }
-    }
-
-    /// How to probe a directory's entries. Where each request is a
-    /// round-trip (network and FUSE filesystems): by handle (one lookup per
-    /// entry), with up to [`MAX_PROBE_THREADS`] in flight, as far as the
-    /// descriptor limit allows. On a local disk: by name, one at a time,
-    /// but split over the CPUs for a directory large enough to repay the
-    /// threads. `STATLS_THREADS` overrides the thread count.
-    fn probe_strategy(
-        &self,
-        dir: InDir<'_>,
-        dev: Option<(u32, u32)>,
-        entries: &[Entry],
-    ) -> Strategy {
-        let count = entries
-            .iter()
-            .filter(|e| !self.plan.need_for(e.file_type).is_empty())
-            .count();
-        if count < 2 {
-            return Strategy::SEQUENTIAL;
-        }
-        // From the cache: no request even on a network filesystem.
-        let remote = || {
-            dev.or_else(|| stat_fd(dir.fd, Need::NONE, true).ok().map(|m| m.dev()))
-                .is_some_and(crate::fs::remote::is_remote)
-        };
-        let by_handle = |threads: usize| Strategy {
-            lookup: Lookup::ByHandle,
-            threads: threads.min(crate::fs::limits::spare_descriptors()),
-            chunk: 1,
-        };
-        match self.config.probes {
-            ProbeConcurrency::Sequential if remote() => by_handle(1),
-            ProbeConcurrency::Sequential => Strategy::SEQUENTIAL,
-            ProbeConcurrency::Forced(n) => by_handle(n),
-            ProbeConcurrency::Auto if remote() => by_handle(count.min(MAX_PROBE_THREADS)),
-            ProbeConcurrency::Auto if count >= LOCAL_SPLIT_MIN => Strategy {
-                lookup: Lookup::ByName,
-                threads: local_threads(),
-                chunk: LOCAL_CHUNK,
-            },
-            ProbeConcurrency::Auto => Strategy::SEQUENTIAL,
         }
     }
 

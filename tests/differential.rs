@@ -304,3 +304,40 @@ fn removed_working_directory_lists_as_empty() {
         }
     }
 }
+
+/// The threaded paths (probes overlapped, subdirectories read ahead) print
+/// what the sequential walk prints, messages and their order included:
+/// `STATLS_THREADS=8` forces them on any filesystem and any machine.
+#[test]
+fn threaded_walk_prints_what_gnu_prints() {
+    let t = fixture();
+    // Subdirectories of every size, a loop through a symlink (for -L), and
+    // a directory with enough entries to be probed in parallel.
+    for d in 0..30 {
+        t.dir(&format!("wide/d{d:02}"));
+        for f in 0..(d * 7) {
+            t.file(format!("wide/d{d:02}/f{f:03}"), f, 1_600_000_000 + f as i64);
+        }
+    }
+    t.symlink("..", "wide/d03/up");
+    for f in 0..2100 {
+        t.file(format!("big/entry{f:05}"), 1, 1_600_000_000);
+    }
+    let threads = [("STATLS_THREADS", "8")];
+    for args in [
+        &["-R"][..],
+        &["-lR"],
+        &["-laR", "--full-time"],
+        &["-RL", "wide"],
+        &["-lRL", "wide"],
+        &["-iR", "wide", "sub"],
+        &["-lR", "--color=always", "wide"],
+        &["-l", "big"],
+        &["-lS", "big", "wide/d29"],
+        &["-R", "nonexistent", "wide", "sub"],
+    ] {
+        if !compare(t.path(), args, &threads) {
+            return;
+        }
+    }
+}

@@ -1,4 +1,5 @@
-//! Process limits that bound how much the walk may hold at once.
+//! Process limits that bound how much the walk may hold at once, and the
+//! heap setting that keeps its threads from growing the resident set.
 
 use std::sync::OnceLock;
 
@@ -18,5 +19,31 @@ pub fn spare_descriptors() -> usize {
             Some(n) => usize::try_from(n.saturating_sub(RESERVED).max(1)).unwrap_or(usize::MAX),
             None => usize::MAX,
         }
+    })
+}
+
+/// Makes every thread allocate from the main heap. glibc otherwise gives
+/// each new thread an arena of its own, whose pages stay resident after
+/// the thread's few allocations are freed: the read-ahead and probe
+/// threads allocate little, and GNU ls has no threads to pay for. Called
+/// before the first thread starts.
+pub fn share_one_heap() {
+    // SAFETY: mallopt only adjusts a malloc parameter; M_ARENA_MAX with a
+    // positive value is always valid.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+/// CPUs this process may run on (its affinity mask), at least 1. Not
+/// `std::thread::available_parallelism`, which also reads cgroup files
+/// (and stats them with a full mask): `ls` asks the kernel for nothing it
+/// does not print.
+pub fn cpus() -> usize {
+    static CPUS: OnceLock<usize> = OnceLock::new();
+    *CPUS.get_or_init(|| {
+        rustix::thread::sched_getaffinity(None)
+            .map_or(1, |set| set.count() as usize)
+            .max(1)
     })
 }

@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::Arc;
 
 use crate::fs::dir::open_dir;
 use crate::fs::stat::{stat_fd, Base, Need};
@@ -25,7 +26,8 @@ const HELD: usize = 16;
 
 struct Level {
     id: DirId,
-    fd: Option<OwnedFd>,
+    /// Shared with the workers reading its subdirectories ahead.
+    fd: Option<Arc<OwnedFd>>,
 }
 
 #[derive(Default)]
@@ -44,7 +46,10 @@ impl DirChain {
     /// Descends into a directory whose listing is done and whose
     /// subdirectories come next.
     pub fn push(&mut self, id: DirId, fd: OwnedFd) {
-        self.levels.push(Level { id, fd: Some(fd) });
+        self.levels.push(Level {
+            id,
+            fd: Some(Arc::new(fd)),
+        });
         while self.levels.len() - self.first_held > HELD {
             self.levels[self.first_held].fd = None;
             self.first_held += 1;
@@ -56,6 +61,11 @@ impl DirChain {
     /// directory) or when it could not be reopened.
     pub fn parent(&self) -> Option<BorrowedFd<'_>> {
         self.levels.last()?.fd.as_ref().map(|fd| fd.as_fd())
+    }
+
+    /// The same descriptor, to open subdirectories from another thread.
+    pub fn parent_shared(&self) -> Option<Arc<OwnedFd>> {
+        self.levels.last()?.fd.clone()
     }
 
     /// Leaves the deepest directory. With `reopen_parent` (more of the
@@ -82,7 +92,7 @@ impl DirChain {
         let same = stat_fd(fd.as_fd(), Need::INO, true)
             .is_ok_and(|m| (m.dev(), m.ino().unwrap_or(0)) == parent.id);
         if same {
-            parent.fd = Some(fd);
+            parent.fd = Some(Arc::new(fd));
             self.first_held = depth - 1;
         }
     }

@@ -1,0 +1,367 @@
+//! Reading ahead with `-R`: while the main thread sorts, formats and
+//! prints one directory, a few workers open and read the subdirectories
+//! that come next (and, where that is how they would be probed, stat their
+//! entries). Nothing is printed or reported by a worker: each result waits
+//! until the walk reaches its directory, which then goes on exactly as if
+//! it had been read there and then, so output, messages and their order do
+//! not change.
+//!
+//! Bounded: at most [`Prefetcher::window`] directories are read ahead at a
+//! time, each holding one descriptor; only subdirectories of the directory
+//! on top of the `-R` path are read ahead (opened relative to its
+//! descriptor, shared by `Arc`), so no pending work item holds a descriptor.
+//! A job the walk reaches before any worker took it is done by the walk
+//! itself.
+#![forbid(unsafe_code)]
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::{CStr, CString};
+use std::os::fd::{AsFd, OwnedFd};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::Scope;
+
+use super::filter::Filter;
+use super::probe::{Facts, Prober};
+use super::strategy;
+use crate::config::Config;
+use crate::entry::Entry;
+use crate::fs::dir::{open_dir, read_dir_each, DirBuffer};
+use crate::fs::stat::{stat_fd, Base, Need};
+use crate::fs::xattr::{AclProbe, InDir};
+use crate::fs::{FileType, Metadata};
+use crate::plan::Plan;
+
+/// Everything about a directory that can be learned before it is listed.
+pub struct DirRead {
+    pub fd: OwnedFd,
+    /// The `(dev, ino)` stat for loop detection (`-R` only).
+    pub ident: Option<std::io::Result<Metadata>>,
+    /// The entries kept by the filter, and the error that ended reading.
+    pub listing: Option<(PackedNames, Option<std::io::Error>)>,
+    /// The entries' probes, in entry order, when done ahead.
+    pub facts: Option<Vec<Facts>>,
+}
+
+/// Entries read ahead, compactly: the names back to back (each with its
+/// NUL) and their `d_type`s. Waiting results cost a few bytes per entry
+/// and no allocation per name; the walk makes entries of them when it
+/// reaches the directory.
+#[derive(Default)]
+pub struct PackedNames {
+    bytes: Vec<u8>,
+    types: Vec<FileType>,
+}
+
+impl PackedNames {
+    fn push(&mut self, name: &CStr, file_type: FileType) {
+        self.bytes.extend_from_slice(name.to_bytes_with_nul());
+        self.types.push(file_type);
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&CStr, FileType)> {
+        self.bytes
+            .split_inclusive(|&b| b == 0)
+            .filter_map(|n| CStr::from_bytes_with_nul(n).ok())
+            .zip(self.types.iter().copied())
+    }
+
+    /// Appends the entries to `out`.
+    pub fn unpack_into(&self, out: &mut Vec<Entry>) {
+        out.reserve(self.types.len());
+        out.extend(self.iter().map(|(n, t)| Entry::new(n.to_owned(), t)));
+    }
+}
+
+/// Entries up to which a worker also probes what it read ahead: beyond,
+/// the waiting facts would cost more memory than the overlap is worth, and
+/// the walk probes the directory itself.
+const PROBE_AHEAD_MAX: usize = 256;
+
+/// A directory read ahead: `Err` if it could not be opened.
+pub type Outcome = std::io::Result<DirRead>;
+
+/// What the workers share with the walk (read-only).
+#[derive(Clone)]
+pub struct Context<'a> {
+    pub config: &'a Config,
+    pub plan: Arc<Plan>,
+    pub xattrs: Arc<AclProbe>,
+}
+
+struct Job {
+    id: u64,
+    parent: Arc<OwnedFd>,
+    name: CString,
+    path: Vec<u8>,
+}
+
+/// Jobs are kept as a stack: the walk is depth first, so the newest jobs
+/// (subdirectories of the deepest directory) are needed soonest.
+#[derive(Default)]
+struct State {
+    /// Not started; the top is the next to do.
+    queue: Vec<Job>,
+    running: HashSet<u64>,
+    done: HashMap<u64, Outcome>,
+    /// Entries held in `done`: workers pause at [`HELD_ENTRIES_MAX`].
+    held: usize,
+    closed: bool,
+}
+
+/// Entries that may wait in results read ahead before the workers pause:
+/// a tree of huge directories is read ahead one or two at a time, a tree
+/// of small ones up to the window.
+const HELD_ENTRIES_MAX: usize = 4096;
+
+fn entries_in(outcome: &Outcome) -> usize {
+    match outcome {
+        Ok(read) => read
+            .listing
+            .as_ref()
+            .map_or(0, |(names, _)| names.types.len()),
+        Err(_) => 0,
+    }
+}
+
+impl State {
+    fn finish(&mut self, id: u64, outcome: Outcome) {
+        self.held += entries_in(&outcome);
+        self.done.insert(id, outcome);
+    }
+
+    fn collect(&mut self, id: u64) -> Option<Outcome> {
+        let outcome = self.done.remove(&id)?;
+        self.held -= entries_in(&outcome);
+        Some(outcome)
+    }
+
+    /// A job a worker may start now.
+    fn next_job(&mut self) -> Option<Job> {
+        if self.held >= HELD_ENTRIES_MAX {
+            return None;
+        }
+        self.queue.pop()
+    }
+}
+
+#[derive(Default)]
+struct Shared {
+    state: Mutex<State>,
+    /// Signalled when a job is queued or the pool closes.
+    work: Condvar,
+    /// Signalled when a job is done.
+    finished: Condvar,
+}
+
+pub struct Prefetcher<'a> {
+    shared: Arc<Shared>,
+    /// For the jobs the walk does itself while a worker is on the one it
+    /// needs.
+    context: Context<'a>,
+    buffer: DirBuffer,
+    workers: usize,
+    next_id: u64,
+    /// Jobs submitted and not yet taken back.
+    outstanding: usize,
+    /// Jobs withdrawn before any worker started them.
+    withdrawn: HashSet<u64>,
+}
+
+impl<'env> Prefetcher<'env> {
+    /// Starts `workers` threads in `scope` (none: reading ahead is off).
+    pub fn start<'scope>(
+        scope: &'scope Scope<'scope, 'env>,
+        workers: usize,
+        context: Context<'env>,
+    ) -> Prefetcher<'env> {
+        let shared = Arc::new(Shared::default());
+        let mut started = 0;
+        for _ in 0..workers {
+            let shared = Arc::clone(&shared);
+            let context = context.clone();
+            let spawned = std::thread::Builder::new()
+                .stack_size(64 * 1024)
+                .spawn_scoped(scope, move || work(&shared, &context));
+            if spawned.is_ok() {
+                started += 1;
+            }
+        }
+        Prefetcher {
+            shared,
+            context,
+            buffer: DirBuffer::default(),
+            workers: started,
+            next_id: 0,
+            outstanding: 0,
+            withdrawn: HashSet::new(),
+        }
+    }
+
+    /// How many directories may be read ahead at once.
+    pub fn window(&self) -> usize {
+        if self.workers == 0 {
+            0
+        } else {
+            4 * self.workers + 4
+        }
+    }
+
+    /// Whether job `id` is still submitted (not withdrawn).
+    pub fn is_submitted(&self, id: u64) -> bool {
+        !self.withdrawn.contains(&id)
+    }
+
+    /// Queues the directories `(name, path)` under `parent`, in the order
+    /// they will be listed, as far as the window allows, withdrawing older
+    /// jobs that no worker started to make room (they are needed later).
+    /// Returns the job ids, one per directory queued.
+    pub fn submit(&mut self, parent: &Arc<OwnedFd>, dirs: Vec<(CString, Vec<u8>)>) -> Vec<u64> {
+        let window = self.window();
+        let dirs: Vec<_> = dirs.into_iter().take(window).collect();
+        let mut state = lock(&self.shared.state);
+        let excess = (self.outstanding + dirs.len()).saturating_sub(window);
+        let withdrawn = excess.min(state.queue.len());
+        for job in state.queue.drain(..withdrawn) {
+            self.withdrawn.insert(job.id);
+        }
+        self.outstanding -= withdrawn;
+        let room = window - self.outstanding;
+        let ids: Vec<u64> = (0..dirs.len().min(room))
+            .map(|i| self.next_id + i as u64)
+            .collect();
+        self.next_id += ids.len() as u64;
+        self.outstanding += ids.len();
+        // Reversed onto the stack: the first to be listed ends on top.
+        for (&id, (name, path)) in ids.iter().zip(dirs).rev() {
+            state.queue.push(Job {
+                id,
+                parent: Arc::clone(parent),
+                name,
+                path,
+            });
+        }
+        drop(state);
+        self.shared.work.notify_all();
+        ids
+    }
+
+    /// The outcome of job `id`; `None` when no worker had started it (it
+    /// is withdrawn: the caller does it). While a worker is on it, the
+    /// caller does queued jobs itself rather than sleep.
+    pub fn take(&mut self, id: u64) -> Option<Outcome> {
+        if self.withdrawn.remove(&id) {
+            return None;
+        }
+        self.outstanding = self.outstanding.saturating_sub(1);
+        let mut state = lock(&self.shared.state);
+        loop {
+            if let Some(outcome) = state.collect(id) {
+                drop(state);
+                // Room under the entry budget again.
+                self.shared.work.notify_all();
+                return Some(outcome);
+            }
+            if let Some(i) = state.queue.iter().position(|j| j.id == id) {
+                state.queue.remove(i);
+                return None;
+            }
+            if !state.running.contains(&id) {
+                return None;
+            }
+            // From the far end: the workers stay on the jobs needed first.
+            if !state.queue.is_empty() && state.held < HELD_ENTRIES_MAX {
+                let job = state.queue.remove(0);
+                drop(state);
+                let outcome = read_ahead(&self.context, &job, &mut self.buffer);
+                state = lock(&self.shared.state);
+                state.finish(job.id, outcome);
+                continue;
+            }
+            state = self
+                .shared
+                .finished
+                .wait(state)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Stops the workers (they finish the job in hand, if any).
+    pub fn close(&self) {
+        let mut state = lock(&self.shared.state);
+        state.closed = true;
+        state.queue.clear();
+        drop(state);
+        self.shared.work.notify_all();
+    }
+}
+
+fn lock(m: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn work(shared: &Shared, context: &Context<'_>) {
+    let mut buffer = DirBuffer::default();
+    loop {
+        let job = {
+            let mut state = lock(&shared.state);
+            loop {
+                if state.closed {
+                    return;
+                }
+                if let Some(job) = state.next_job() {
+                    state.running.insert(job.id);
+                    break job;
+                }
+                state = shared.work.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let outcome = read_ahead(context, &job, &mut buffer);
+        let mut state = lock(&shared.state);
+        state.running.remove(&job.id);
+        if !state.closed {
+            state.finish(job.id, outcome);
+        }
+        drop(state);
+        shared.finished.notify_all();
+    }
+}
+
+/// Opens, identifies and reads one directory, and probes its entries when
+/// they would be probed one at a time anyway.
+fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outcome {
+    let fd = open_dir(Base::Dir(job.parent.as_fd()), &job.name)?;
+    let ident = stat_fd(fd.as_fd(), Need::INO, true);
+    let dev = ident.as_ref().ok().map(|m| m.dev());
+    let filter = Filter::new(context.config);
+    let mut names = PackedNames::default();
+    let read_error = read_dir_each(
+        fd.as_fd(),
+        buffer,
+        |name| filter.keep(name),
+        |d| names.push(&d.name, d.file_type),
+    );
+    let probed = names
+        .types
+        .iter()
+        .filter(|&&t| !context.plan.need_for(t).is_empty())
+        .count();
+    let chosen = strategy::choose(context.config, fd.as_fd(), dev, probed);
+    let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && chosen.threads <= 1).then(|| {
+        let prober = Prober {
+            plan: &context.plan,
+            xattrs: &context.xattrs,
+            dir: InDir {
+                fd: fd.as_fd(),
+                path: &job.path,
+            },
+            lookup: chosen.lookup,
+        };
+        names.iter().map(|(n, t)| prober.probe(n, t)).collect()
+    });
+    Ok(DirRead {
+        fd,
+        ident: Some(ident),
+        listing: Some((names, read_error)),
+        facts,
+    })
+}
