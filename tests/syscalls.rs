@@ -26,12 +26,27 @@ fn strace_available() -> bool {
 
 /// Runs our ls under strace in `cwd` and returns its statx/newfstatat calls.
 fn trace(cwd: &std::path::Path, args: &[&str]) -> Vec<Call> {
+    trace_with(
+        cwd,
+        args,
+        &[],
+        "trace=statx,newfstatat,fstatat64,lstat,stat",
+    )
+}
+
+/// [`trace`] with extra environment variables and syscalls.
+fn trace_with(
+    cwd: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    syscalls: &str,
+) -> Vec<Call> {
     let log = cwd.join(".strace.log");
     let status = Command::new("strace")
         .arg("-f")
         .arg("-qq")
         .arg("-e")
-        .arg("trace=statx,newfstatat,fstatat64,lstat,stat")
+        .arg(syscalls)
         .arg("-o")
         .arg(&log)
         .arg(ours())
@@ -41,6 +56,7 @@ fn trace(cwd: &std::path::Path, args: &[&str]) -> Vec<Call> {
         .env("LC_ALL", "C")
         .env("TZ", "UTC")
         .env("TERM", "xterm")
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status()
@@ -384,4 +400,127 @@ fn json_long_makes_no_acl_probes() {
     let context = trace_all(t.path(), &["--json", "-Z", "d"]);
     let text_context = trace_all(t.path(), &["-Z", "d"]);
     assert_eq!(probes(&context), probes(&text_context));
+}
+
+/// The overlapped path (what a network or FUSE filesystem gets, forced here
+/// with `STATLS_THREADS`): where a handle saves a lookup (`-i`, where the
+/// inode comes from the cache the lookup filled; `-l`, whose ACL probe
+/// reads the same handle), one O_PATH lookup per entry, then statx on that
+/// handle with exactly the mask of the sequential path. Fields that can
+/// change under a name (mode, size, times) are revalidated as GNU's stat
+/// would (no AT_STATX_DONT_SYNC), so a polled file never shows stale
+/// values. Where it saves nothing (`--color`: the mode alone), by name.
+#[test]
+fn overlapped_probes_use_one_handle_per_entry_and_the_same_masks() {
+    need_strace!();
+    let (t, names) = many_files(40);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let threads = [("STATLS_THREADS", "8")];
+    let long_mask =
+        "STATX_TYPE|STATX_MODE|STATX_NLINK|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS";
+    // (flags, mask, by handle, from the cache)
+    let cases: &[(&[&str], &str, bool, bool)] = &[
+        (&["-i", "d"], "STATX_INO", true, true),
+        (&["-l", "d"], long_mask, true, false),
+        (
+            &["--color=always", "d"],
+            "STATX_TYPE|STATX_MODE",
+            false,
+            false,
+        ),
+    ];
+    for &(args, mask, by_handle, dont_sync) in cases {
+        let calls = trace_with(t.path(), args, &threads, "trace=statx,openat");
+        let on_names = entry_calls(&calls, &refs);
+        assert_eq!(on_names.len(), refs.len(), "{args:?}: one lookup per entry");
+        for c in &on_names {
+            if by_handle {
+                assert_eq!(c.syscall, "openat", "{args:?}: {c:?}");
+                assert!(
+                    c.flags.contains("O_PATH") && c.flags.contains("O_NOFOLLOW"),
+                    "{c:?}"
+                );
+            } else {
+                assert_eq!(
+                    (c.syscall.as_str(), c.mask.as_str()),
+                    ("statx", mask),
+                    "{c:?}"
+                );
+            }
+        }
+        let stats: Vec<&Call> = calls
+            .iter()
+            .filter(|c| c.syscall == "statx" && c.mask == mask)
+            .filter(|c| {
+                if by_handle {
+                    c.path.is_empty()
+                } else {
+                    refs.contains(&c.path.as_str())
+                }
+            })
+            .collect();
+        assert_eq!(stats.len(), refs.len(), "{args:?}: one statx per entry");
+        for c in stats {
+            assert_eq!(c.flags.contains("AT_EMPTY_PATH"), by_handle, "{c:?}");
+            assert!(c.flags.contains("AT_NO_AUTOMOUNT"), "{c:?}");
+            assert_eq!(
+                c.flags.contains("AT_STATX_DONT_SYNC"),
+                dont_sync,
+                "{args:?}: {c:?}"
+            );
+        }
+    }
+}
+
+/// A large local directory is split over the CPUs, by name: still one
+/// statx per entry with the `-l` mask, and no handles.
+#[test]
+fn large_local_directory_is_probed_by_name_once_per_entry() {
+    need_strace!();
+    let (t, names) = many_files(2500);
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let calls = trace_with(t.path(), &["-l", "d"], &[], "trace=statx,openat");
+    let by_name = entry_calls(&calls, &refs);
+    assert_eq!(by_name.len(), refs.len());
+    for c in by_name {
+        assert_eq!(c.syscall, "statx", "{c:?}");
+        assert_eq!(
+            c.mask,
+            "STATX_TYPE|STATX_MODE|STATX_NLINK|STATX_UID|STATX_GID|STATX_MTIME|STATX_SIZE|STATX_BLOCKS"
+        );
+        assert!(c.flags.contains("AT_NO_AUTOMOUNT"));
+    }
+}
+
+/// Reading ahead with `-R` adds no request: every directory is opened once
+/// (relative to its parent) and identified once, from the cache.
+#[test]
+fn read_ahead_opens_each_directory_once() {
+    need_strace!();
+    let t = TempDir::new("ahead");
+    for d in 0..12 {
+        for s in 0..3 {
+            t.file(format!("top/d{d:02}/s{s}/f"), 1, 1_600_000_000);
+        }
+    }
+    for env in [&[][..], &[("STATLS_THREADS", "4")][..]] {
+        let calls = trace_with(t.path(), &["-R", "top"], env, "trace=statx,openat");
+        let dir_opens = calls
+            .iter()
+            .filter(|c| c.syscall == "openat" && c.flags.contains("O_DIRECTORY"))
+            .count();
+        assert_eq!(dir_opens, 1 + 12 + 36, "{env:?}");
+        let idents: Vec<&Call> = calls
+            .iter()
+            .filter(|c| c.syscall == "statx" && c.path.is_empty() && c.mask == "STATX_INO")
+            .collect();
+        assert_eq!(idents.len(), 1 + 12 + 36, "{env:?}");
+        assert!(idents
+            .iter()
+            .all(|c| c.flags.contains("AT_STATX_DONT_SYNC")));
+        assert!(
+            !calls.iter().any(|c| c.syscall == "statx" && c.path == "f"),
+            "{env:?}: -R stats no entry"
+        );
+    }
 }
