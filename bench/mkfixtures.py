@@ -6,6 +6,7 @@ usage: mkfixtures.py ROOT [--big]
 ROOT/flat   10 000 entries of mixed types and sizes in one directory
 ROOT/tree   200 directories x 100 files (20 200 entries with the dirs)
 ROOT/big    (--big) 20 x 50 directories x 199 files (200 020 entries)
+ROOT/huge   (--big) 100 000 entries of mixed types in one directory
 
 Regular files are sparse (os.truncate), so sizes are varied without
 writing data. Mtimes are spread over ~3 years so -t has work to do and -l
@@ -156,6 +157,7 @@ def main():
     tree(os.path.join(root, "tree"), 200, 100)
     if big:
         tree(os.path.join(root, "big"), 1000, 199, fanout=50)
+        flat(os.path.join(root, "huge"), 100_000)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@
 #
 # environment:
 #   BIG=1            also build a 200 000-entry tree (used for -R/-lR timing
-#                    and as the "biggest tree" of the RSS section)
+#                    and as the "biggest tree" of the RSS section) and a
+#                    100 000-entry flat directory (ls, --color, -l timing)
 #   SECTIONS="..."   any of: timing rss strace (default: all three)
 #   GNU=/bin/ls      the reference ls
 #   OUT=dir          where JSON exports and logs go (default bench/out/<stamp>)
@@ -124,7 +125,9 @@ CASES=(
     "ls -i|-i|$FLAT"
 )
 if [[ $BIG == 1 ]]; then
-    CASES+=("ls -R (big)|-R|$BIGT" "ls -lR (big)|-lR|$BIGT")
+    CASES+=("ls -R (big)|-R|$BIGT" "ls -lR (big)|-lR|$BIGT"
+        "ls (huge)||$FIX/huge" "ls --color=always (huge)|--color=always|$FIX/huge"
+        "ls -l (huge)|-l|$FIX/huge")
 fi
 
 if want timing; then
@@ -185,7 +188,9 @@ if want rss; then
     empty=$(mktemp -d)
     {
         printf '%-10s %-6s %20s %20s %8s\n' case dir "GNU med [min-max]" "statls med [min-max]" ratio
-        for c in "-R|$BIGGEST" "-lR|$BIGGEST" "|$FLAT" "-l|$FLAT" "|$empty" "-l|$empty"; do
+        rss_cases=("-R|$BIGGEST" "-lR|$BIGGEST" "|$FLAT" "-l|$FLAT" "|$empty" "-l|$empty")
+        [[ $BIG == 1 ]] && rss_cases+=("-l|$FIX/huge")
+        for c in "${rss_cases[@]}"; do
             IFS='|' read -r a dir <<<"$c"
             read -r g gmin gmax <<<"$(peak "$GNU" $a "$dir")"
             read -r o omin omax <<<"$(peak "$OURS" $a "$dir")"
