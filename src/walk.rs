@@ -38,8 +38,9 @@ mod prefetch;
 mod probe;
 mod strategy;
 
-/// Entries probed concurrently per batch.
-const PROBE_BATCH: usize = 4096;
+/// Entries probed concurrently per batch: their facts wait to be applied,
+/// so a batch is kept to a few hundred KB.
+const PROBE_BATCH: usize = 1024;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -608,7 +609,7 @@ impl<'a> Walker<'a> {
                 return;
             }
         }
-        entry.link = facts.link.map(Box::new);
+        entry.link = facts.link;
         entry.access = facts.access;
         entry.context = facts.context;
     }

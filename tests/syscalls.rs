@@ -129,15 +129,20 @@ macro_rules! need_strace {
 #[test]
 fn plain_listing_of_1000_files_stats_no_entry() {
     need_strace!();
+    assert_stats_no_entry(&["d"]);
+}
+
+/// Listing `d` (1 000 files) with `args` stats no entry, and the operand
+/// itself once, to learn it is a directory.
+fn assert_stats_no_entry(args: &[&str]) {
     let (t, names) = many_files(1000);
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let calls = trace(t.path(), &["d"]);
+    let calls = trace(t.path(), args);
     assert!(
         entry_calls(&calls, &refs).is_empty(),
-        "plain ls stat'ed entries: {:?}",
+        "ls {args:?} stat'ed entries: {:?}",
         &calls[..calls.len().min(5)]
     );
-    // The operand itself is stat'ed once, to learn it is a directory.
     assert_eq!(calls.iter().filter(|c| c.path == "d").count(), 1);
 }
 
@@ -311,15 +316,7 @@ fn long_format_without_xattr_support_is_one_call_per_entry() {
 #[test]
 fn json_alone_stats_no_entry() {
     need_strace!();
-    let (t, names) = many_files(1000);
-    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let calls = trace(t.path(), &["--json", "d"]);
-    assert!(
-        entry_calls(&calls, &refs).is_empty(),
-        "--json stat'ed entries: {:?}",
-        &calls[..calls.len().min(5)]
-    );
-    assert_eq!(calls.iter().filter(|c| c.path == "d").count(), 1);
+    assert_stats_no_entry(&["--json", "d"]);
 }
 
 /// `--json` with a flag set asks every entry exactly what the flag set

@@ -9,6 +9,7 @@
 
 use std::ffi::CStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use super::probe::{Facts, Prober};
 use crate::fs::FileType;
@@ -33,46 +34,33 @@ pub fn probe_all(
     }
     let chunk = chunk.max(1);
     let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let start = next.fetch_add(chunk, Ordering::Relaxed);
-            if start >= items.len() {
-                return done;
-            }
-            for (i, &(name, file_type)) in items.iter().enumerate().skip(start).take(chunk) {
-                done.push((i, prober.probe(name, file_type)));
-            }
+    // One slot per item, filled by whichever thread probed it.
+    let slots: Vec<OnceLock<Facts>> = (0..items.len()).map(|_| OnceLock::new()).collect();
+    let work = || loop {
+        let start = next.fetch_add(chunk, Ordering::Relaxed);
+        if start >= items.len() {
+            return;
+        }
+        for (i, &(name, file_type)) in items.iter().enumerate().skip(start).take(chunk) {
+            let _ = slots[i].set(prober.probe(name, file_type));
         }
     };
-    let mut slots: Vec<Option<Facts>> = Vec::new();
-    slots.resize_with(items.len(), || None);
     std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads.min(items.len()))
-            .map_while(|_| {
-                std::thread::Builder::new()
-                    .stack_size(WORKER_STACK)
-                    .spawn_scoped(scope, work)
-                    .ok()
-            })
-            .collect();
-        let mut place = |done: Vec<(usize, Facts)>| {
-            for (i, facts) in done {
-                slots[i] = Some(facts);
-            }
-        };
-        place(work());
-        for helper in helpers {
-            // A probe does not panic (and panics abort in release builds);
-            // should one, its entries are probed again below.
-            if let Ok(done) = helper.join() {
-                place(done);
+        for _ in 1..threads.min(items.len()) {
+            let spawned = std::thread::Builder::new()
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, work);
+            if spawned.is_err() {
+                break;
             }
         }
+        work();
     });
+    // A probe does not panic (and panics abort in release builds); should
+    // a helper have died, its entries are probed again here.
     slots
         .into_iter()
         .zip(items)
-        .map(|(slot, &(n, t))| slot.unwrap_or_else(|| prober.probe(n, t)))
+        .map(|(slot, &(n, t))| slot.into_inner().unwrap_or_else(|| prober.probe(n, t)))
         .collect()
 }

@@ -22,7 +22,8 @@ use crate::plan::Plan;
 pub struct Facts {
     /// None when the plan needs no stat for the entry's type.
     pub stat: Option<std::io::Result<Metadata>>,
-    pub link: Option<LinkTarget>,
+    /// Boxed, as in the entry: most entries are not links.
+    pub link: Option<Box<LinkTarget>>,
     pub access: AccessMarker,
     pub context: Option<Vec<u8>>,
 }
@@ -117,7 +118,7 @@ impl Prober<'_> {
             } else {
                 None
             };
-            facts.link = Some(self.link_target(name, path));
+            facts.link = Some(Box::new(self.link_target(name, path)));
         }
         let target = Target::InDir(self.dir, name);
         self.probe_xattrs(&mut facts, target, &meta, file_type);
@@ -152,7 +153,7 @@ impl Prober<'_> {
             } else {
                 None
             };
-            facts.link = Some(self.link_target(name, path));
+            facts.link = Some(Box::new(self.link_target(name, path)));
         }
         self.probe_xattrs(&mut facts, Target::Handle(handle), &meta, file_type);
         facts.stat = Some(Ok(meta));
