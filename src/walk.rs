@@ -38,10 +38,6 @@ mod prefetch;
 mod probe;
 mod strategy;
 
-/// Entries probed concurrently per batch: their facts wait to be applied,
-/// so a batch is kept to a few hundred KB.
-const PROBE_BATCH: usize = 1024;
-
 /// A directory waiting to be listed.
 struct Pending {
     path: Vec<u8>,
@@ -570,48 +566,28 @@ impl<'a> Walker<'a> {
             }
             return;
         }
-        // In batches, so that the facts waiting to be applied stay a small
-        // fraction of what the entries themselves take.
-        for batch in entries.chunks_mut(PROBE_BATCH) {
-            let items: Vec<_> = batch
-                .iter()
-                .map(|e| (e.name.as_c_str(), e.file_type))
-                .collect();
-            let facts = concurrent::probe_all(&self.prober(dir, lookup), &items, threads, chunk);
-            drop(items);
-            for (entry, facts) in batch.iter_mut().zip(facts) {
-                self.apply(dir.path, entry, facts);
-            }
+        let errors = concurrent::probe_into(&self.prober(dir, lookup), entries, threads, chunk);
+        for (i, err) in errors {
+            self.report_entry_error(dir.path, &entries[i], &err);
         }
     }
 
-    /// Records what was learned about `entry` of directory `dir`; a vanished
-    /// or unreadable entry keeps its name and gets `?`s, and its error is
-    /// reported.
+    /// Records what was learned about `entry` of directory `dir`, reporting
+    /// its error if it could not be stat'ed.
     fn apply(&mut self, dir: &[u8], entry: &mut Entry, facts: Facts) {
-        match facts.stat {
-            None => return,
-            Some(Ok(meta)) => {
-                if let Some(t) = meta.file_type() {
-                    entry.file_type = t;
-                }
-                entry.meta = Some(Box::new(meta));
-            }
-            Some(Err(err)) => {
-                entry.stat_failed = true;
-                self.status.file_error(
-                    &mut self.out,
-                    "cannot access",
-                    &entry_path(dir, entry.name_bytes()),
-                    &err,
-                    false,
-                );
-                return;
-            }
+        if let Some(err) = facts.record_into(entry) {
+            self.report_entry_error(dir, entry, &err);
         }
-        entry.link = facts.link;
-        entry.access = facts.access;
-        entry.context = facts.context;
+    }
+
+    fn report_entry_error(&mut self, dir: &[u8], entry: &Entry, err: &std::io::Error) {
+        self.status.file_error(
+            &mut self.out,
+            "cannot access",
+            &entry_path(dir, entry.name_bytes()),
+            err,
+            false,
+        );
     }
 
     /// GNU lists what it could read of a directory, then reports the error.

@@ -2,51 +2,51 @@
 //!
 //! On a network filesystem each stat or xattr read waits a round-trip, and
 //! a sequential `ls` is bound by latency, not by work. A small scoped pool
-//! of threads takes entries in order from a shared counter; the results come
-//! back indexed by entry, so what is printed and reported afterwards does
-//! not depend on which thread finished first.
+//! of threads takes the entries in order, a chunk at a time, and fills them
+//! in where they are; errors come back indexed by entry, so what is printed
+//! and reported afterwards does not depend on which thread finished first.
 #![forbid(unsafe_code)]
 
-use std::ffi::CStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
-use super::probe::{Facts, Prober};
-use crate::fs::FileType;
+use super::probe::Prober;
+use crate::entry::Entry;
 
 /// A worker's stack: probes use a few hundred bytes of buffers.
 const WORKER_STACK: usize = 128 * 1024;
 
-/// The facts for every `(name, type)` of `items`, in the same order, with at
-/// most `threads` probes in flight, each thread taking `chunk` entries at a
-/// time (1 where every probe waits on a server; more on a local disk,
-/// where a probe takes microseconds and the shared counter would be the
-/// bottleneck). Threads that cannot be started (limits) leave their share
-/// to the others, down to the calling thread alone.
-pub fn probe_all(
+/// Probes every entry and records the facts in it, with at most `threads`
+/// probes in flight, each thread taking `chunk` entries at a time (1 where
+/// every probe waits on a server; more on a local disk, where a probe takes
+/// microseconds and handing out work would be the bottleneck). Nothing
+/// waits in between: each entry is complete once its probe returns. The
+/// errors come back in entry order, for the caller to report as the
+/// sequential walk would. Threads that cannot be started (limits) leave
+/// their share to the others, down to the calling thread alone.
+pub fn probe_into(
     prober: &Prober<'_>,
-    items: &[(&CStr, FileType)],
+    entries: &mut [Entry],
     threads: usize,
     chunk: usize,
-) -> Vec<Facts> {
-    if threads <= 1 || items.len() <= 1 {
-        return items.iter().map(|&(n, t)| prober.probe(n, t)).collect();
-    }
+) -> Vec<(usize, std::io::Error)> {
     let chunk = chunk.max(1);
-    let next = AtomicUsize::new(0);
-    // One slot per item, filled by whichever thread probed it.
-    let slots: Vec<OnceLock<Facts>> = (0..items.len()).map(|_| OnceLock::new()).collect();
+    let pieces = Mutex::new(entries.chunks_mut(chunk).enumerate());
+    let errors = Mutex::new(Vec::new());
     let work = || loop {
-        let start = next.fetch_add(chunk, Ordering::Relaxed);
-        if start >= items.len() {
+        let next = pieces.lock().unwrap_or_else(|e| e.into_inner()).next();
+        let Some((k, piece)) = next else {
             return;
-        }
-        for (i, &(name, file_type)) in items.iter().enumerate().skip(start).take(chunk) {
-            let _ = slots[i].set(prober.probe(name, file_type));
+        };
+        for (j, entry) in piece.iter_mut().enumerate() {
+            let facts = prober.probe(&entry.name, entry.file_type);
+            if let Some(err) = facts.record_into(entry) {
+                let mut errors = errors.lock().unwrap_or_else(|e| e.into_inner());
+                errors.push((k * chunk + j, err));
+            }
         }
     };
     std::thread::scope(|scope| {
-        for _ in 1..threads.min(items.len()) {
+        for _ in 1..threads.min(entries_len(&pieces)) {
             let spawned = std::thread::Builder::new()
                 .stack_size(WORKER_STACK)
                 .spawn_scoped(scope, work);
@@ -56,11 +56,12 @@ pub fn probe_all(
         }
         work();
     });
-    // A probe does not panic (and panics abort in release builds); should
-    // a helper have died, its entries are probed again here.
-    slots
-        .into_iter()
-        .zip(items)
-        .map(|(slot, &(n, t))| slot.into_inner().unwrap_or_else(|| prober.probe(n, t)))
-        .collect()
+    let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
+    errors.sort_by_key(|&(i, _)| i);
+    errors
+}
+
+/// Entries still to be handed out (an upper bound on useful threads).
+fn entries_len<I: ExactSizeIterator>(pieces: &Mutex<I>) -> usize {
+    pieces.lock().map_or(0, |p| p.len())
 }

@@ -10,7 +10,7 @@
 use std::ffi::CStr;
 use std::os::fd::{AsFd, BorrowedFd};
 
-use crate::entry::LinkTarget;
+use crate::entry::{Entry, LinkTarget};
 use crate::fs::stat::{open_handle, read_link, read_link_handle, stat_at, stat_fd};
 use crate::fs::stat::{Base, Need, StatFlags};
 use crate::fs::xattr::{AccessMarker, AclProbe, InDir, Target};
@@ -26,6 +26,31 @@ pub struct Facts {
     pub link: Option<Box<LinkTarget>>,
     pub access: AccessMarker,
     pub context: Option<Vec<u8>>,
+}
+
+impl Facts {
+    /// Stores what was learned in `entry`: a vanished or unreadable entry
+    /// keeps its name, is marked for `?`s, and its error is handed back for
+    /// the caller to report in directory order.
+    pub fn record_into(self, entry: &mut Entry) -> Option<std::io::Error> {
+        match self.stat {
+            None => return None,
+            Some(Ok(meta)) => {
+                if let Some(t) = meta.file_type() {
+                    entry.file_type = t;
+                }
+                entry.meta = Some(Box::new(meta));
+            }
+            Some(Err(err)) => {
+                entry.stat_failed = true;
+                return Some(err);
+            }
+        }
+        entry.link = self.link;
+        entry.access = self.access;
+        entry.context = self.context;
+        None
+    }
 }
 
 /// How an entry is looked at.
