@@ -3,6 +3,8 @@
 //! `?` for whatever could not be known, and `--dired` offsets.
 #![forbid(unsafe_code)]
 
+use std::fmt::Write as _;
+
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::format::dired::Dired;
@@ -11,10 +13,12 @@ use crate::format::name::NameRenderer;
 use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
 use crate::fs::xattr::AccessMarker;
-use crate::fs::{FileType, Timestamp};
+use crate::fs::FileType;
 use crate::output::Output;
 
-/// The columns of one line before alignment.
+/// The columns of one line before alignment. One `Row` is refilled for
+/// every line (both passes), so a listing allocates no text per entry.
+#[derive(Default)]
 struct Row {
     inode: String,
     blocks: String,
@@ -26,29 +30,33 @@ struct Row {
     /// `-Z`: the security context, `?` when there is none.
     context: IdText,
     /// The size, or the device numbers of a special file.
-    size: SizeText,
+    size: String,
+    device: Option<(u32, u32)>,
     time: Vec<u8>,
 }
 
-enum IdText {
-    /// A name: left-aligned.
-    Name(Vec<u8>),
-    /// A number or `?`: right-aligned.
-    Number(String),
+/// An owner, group or context column.
+#[derive(Default)]
+struct IdText {
+    text: Vec<u8>,
+    /// A name (left-aligned), not a number or `?` (right-aligned).
+    is_name: bool,
 }
 
 impl IdText {
     fn width(&self) -> usize {
-        match self {
-            IdText::Name(n) => crate::format::width::text_width(n),
-            IdText::Number(s) => s.len(),
+        if self.is_name {
+            crate::format::width::text_width(&self.text)
+        } else {
+            self.text.len()
         }
     }
-}
 
-enum SizeText {
-    Plain(String),
-    Device(u32, u32),
+    fn set(&mut self, text: &[u8], is_name: bool) {
+        self.text.clear();
+        self.text.extend_from_slice(text);
+        self.is_name = is_name;
+    }
 }
 
 /// Builds `-rwxr-xr-x`-style strings (the last byte is the ACL marker).
@@ -112,10 +120,11 @@ impl<'a> LongPrinter<'a> {
         }
     }
 
-    fn id_text(&mut self, id: Option<u32>, user: bool) -> IdText {
+    fn id_text(&mut self, id: Option<u32>, user: bool, out: &mut IdText) {
         // An unknown owner is a `?` aligned like a name.
         let Some(id) = id else {
-            return IdText::Name(b"?".to_vec());
+            out.set(b"?", true);
+            return;
         };
         if !self.config.long.numeric_ids {
             let name = if user {
@@ -124,70 +133,69 @@ impl<'a> LongPrinter<'a> {
                 self.names.group(id)
             };
             if let Some(n) = name {
-                return IdText::Name(n.to_vec());
+                out.set(n, true);
+                return;
             }
         }
-        IdText::Number(id.to_string())
+        out.set(b"", false);
+        let _ = write!(NumberText(&mut out.text), "{id}");
     }
 
-    /// The columns of one line; the time only when `with_time` (times are
-    /// not aligned, so measuring widths does not need them).
-    fn row(&mut self, e: &Entry, with_time: bool) -> Row {
+    /// Fills `r` with the columns of one line; the time only when
+    /// `with_time` (times are not aligned, so measuring widths does not
+    /// need them).
+    fn row(&mut self, e: &Entry, with_time: bool, r: &mut Row) {
         let meta = e.meta.as_ref().filter(|_| !e.stat_failed);
         let long = &self.config.long;
         let (show_owner, show_group, show_author) = (long.owner, long.group, long.author);
-        let time: Option<Timestamp> = meta.and_then(|m| time_of(m, self.config.time));
-        let mut time_text = Vec::new();
-        match time {
-            _ if !with_time => {}
-            Some(t) => self.times.format(t, &mut time_text),
-            None => pad_left(&mut time_text, b"?", self.time_width),
+        r.time.clear();
+        if with_time {
+            match meta.and_then(|m| time_of(m, self.config.time)) {
+                Some(t) => self.times.format(t, &mut r.time),
+                None => pad_left(&mut r.time, b"?", self.time_width),
+            }
         }
-        let size = match (meta, e.file_type) {
+        r.size.clear();
+        r.device = None;
+        match (meta, e.file_type) {
             (Some(m), FileType::CharDevice | FileType::BlockDevice) => {
-                SizeText::Device(m.rdev().0, m.rdev().1)
+                r.device = Some(m.rdev());
             }
             (Some(m), _) => match m.size() {
-                Some(s) => SizeText::Plain(self.config.file_size.format_bytes(s)),
-                None => SizeText::Plain("?".into()),
+                Some(s) => self.config.file_size.format_bytes_into(s, &mut r.size),
+                None => r.size.push('?'),
             },
-            (None, _) => SizeText::Plain("?".into()),
-        };
+            (None, _) => r.size.push('?'),
+        }
         let uid = meta.and_then(|m| m.uid());
         let gid = meta.and_then(|m| m.gid());
-        Row {
-            inode: if self.config.inode {
-                inode_text(e)
-            } else {
-                String::new()
-            },
-            blocks: if self.config.size_blocks {
-                block_text(self.config, e)
-            } else {
-                String::new()
-            },
-            mode: mode_string(e.file_type, meta.and_then(|m| m.mode()), e.access),
-            nlink: meta
-                .and_then(|m| m.nlink())
-                .map_or_else(|| "?".into(), |n| n.to_string()),
-            owner: if show_owner {
-                self.id_text(uid, true)
-            } else {
-                IdText::Number(String::new())
-            },
-            group: if show_group {
-                self.id_text(gid, false)
-            } else {
-                IdText::Number(String::new())
-            },
-            author: if show_author {
-                self.id_text(uid, true)
-            } else {
-                IdText::Number(String::new())
-            },
-            context: IdText::Name(context_text(e).to_vec()),
-            size,
-            time: time_text,
+        r.inode.clear();
+        if self.config.inode {
+            r.inode.push_str(&inode_text(e));
+        }
+        r.blocks.clear();
+        if self.config.size_blocks {
+            r.blocks.push_str(&block_text(self.config, e));
+        }
+        r.mode = mode_string(e.file_type, meta.and_then(|m| m.mode()), e.access);
+        r.nlink.clear();
+        match meta.and_then(|m| m.nlink()) {
+            Some(n) => {
+                let _ = write!(r.nlink, "{n}");
+            }
+            None => r.nlink.push('?'),
+        }
+        if show_owner {
+            self.id_text(uid, true, &mut r.owner);
+        }
+        if show_group {
+            self.id_text(gid, false, &mut r.group);
+        }
+        if show_author {
+            self.id_text(uid, true, &mut r.author);
+        }
+        if self.config.context {
+            r.context.set(context_text(e), true);
         }
     }
 
@@ -204,8 +212,9 @@ impl<'a> LongPrinter<'a> {
         // Two passes, one line in memory at a time: widths first, then
         // each line formatted again and written (GNU keeps no more either).
         let mut w = Widths::default();
+        let mut row = Row::default();
         for e in entries.iter().chain(also_measured) {
-            let row = self.row(e, false);
+            self.row(e, false, &mut row);
             w.add(&row);
         }
         w.finish();
@@ -215,7 +224,7 @@ impl<'a> LongPrinter<'a> {
             .any(|e| e.access != AccessMarker::None);
         let eol = if self.config.zero { 0 } else { b'\n' };
         for e in entries {
-            let row = self.row(e, true);
+            self.row(e, true, &mut row);
             let r = &row;
             let buf = out.buffer();
             names.entry_start(buf);
@@ -255,9 +264,9 @@ impl<'a> LongPrinter<'a> {
                 // after the owner columns (its line buffer restarts there).
                 line_start = buf.len();
             }
-            match &r.size {
-                SizeText::Plain(s) => pad_left(buf, s.as_bytes(), w.size),
-                SizeText::Device(major, minor) => {
+            match r.device {
+                None => pad_left(buf, r.size.as_bytes(), w.size),
+                Some((major, minor)) => {
                     let text =
                         format!("{:>mw$}, {:>nw$}", major, minor, mw = w.major, nw = w.minor);
                     pad_left(buf, text.as_bytes(), w.size);
@@ -288,15 +297,24 @@ impl<'a> LongPrinter<'a> {
 }
 
 fn write_id(buf: &mut Vec<u8>, id: &IdText, width: usize) {
-    match id {
-        IdText::Name(n) => {
-            buf.extend_from_slice(n);
-            let w = crate::format::width::text_width(n);
-            buf.resize(buf.len() + width.saturating_sub(w), b' ');
-        }
-        IdText::Number(s) => pad_left(buf, s.as_bytes(), width),
+    if id.is_name {
+        buf.extend_from_slice(&id.text);
+        let w = crate::format::width::text_width(&id.text);
+        buf.resize(buf.len() + width.saturating_sub(w), b' ');
+    } else {
+        pad_left(buf, &id.text, width);
     }
     buf.push(b' ');
+}
+
+/// `write!` into a byte buffer (numbers are ASCII).
+struct NumberText<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for NumberText<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
 }
 
 /// Column widths over a batch.
@@ -325,11 +343,13 @@ impl Widths {
             w.group = w.group.max(r.group.width());
             w.author = w.author.max(r.author.width());
             w.context = w.context.max(r.context.width());
-            match &r.size {
-                SizeText::Plain(s) => {
-                    w.size = w.size.max(crate::format::width::text_width(s.as_bytes()))
+            match r.device {
+                None => {
+                    w.size = w
+                        .size
+                        .max(crate::format::width::text_width(r.size.as_bytes()))
                 }
-                SizeText::Device(major, minor) => {
+                Some((major, minor)) => {
                     w.major = w.major.max(major.to_string().len());
                     w.minor = w.minor.max(minor.to_string().len());
                 }

@@ -107,16 +107,30 @@ impl SizeFormat {
         self.render(u128::from(blocks512) * 512)
     }
 
+    /// [`SizeFormat::format_bytes`] appended to `out` (no allocation in
+    /// the common case of plain numbers).
+    pub fn format_bytes_into(&self, bytes: u64, out: &mut String) {
+        self.render_into(u128::from(bytes), out);
+    }
+
     fn render(&self, bytes: u128) -> String {
+        let mut out = String::new();
+        self.render_into(bytes, &mut out);
+        out
+    }
+
+    fn render_into(&self, bytes: u128, out: &mut String) {
+        use std::fmt::Write as _;
         match &self.kind {
-            Kind::Human { base } => human(bytes, u128::from(*base)),
+            Kind::Human { base } => out.push_str(&human(bytes, u128::from(*base))),
             Kind::Blocks { size, suffix } => {
                 let n = bytes.div_ceil(u128::from((*size).max(1)));
                 if self.group {
-                    format!("{}{suffix}", grouped(n))
+                    out.push_str(&grouped(n));
                 } else {
-                    format!("{n}{suffix}")
+                    let _ = write!(out, "{n}");
                 }
+                out.push_str(suffix);
             }
         }
     }
