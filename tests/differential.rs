@@ -320,6 +320,8 @@ fn threaded_walk_prints_what_gnu_prints() {
         }
     }
     t.symlink("..", "wide/d03/up");
+    // ACL markers read through the O_PATH handles (`/proc/self/fd/N`).
+    let _ = t.acl("wide/d05/f001", false) && t.acl("wide/d06", true);
     for f in 0..2100 {
         t.file(format!("big/entry{f:05}"), 1, 1_600_000_000);
     }
