@@ -325,6 +325,14 @@ fn threaded_walk_prints_what_gnu_prints() {
     for f in 0..2100 {
         t.file(format!("big/entry{f:05}"), 1, 1_600_000_000);
     }
+    // Enough lines for the long format to be rendered on two threads.
+    for f in 0..8300 {
+        t.file(
+            format!("huge/{}{f}", ["a", "B", "c c", "d'"][f % 4]),
+            f % 977,
+            1_600_000_000 + f as i64,
+        );
+    }
     let threads = [("STATLS_THREADS", "8")];
     for args in [
         &["-R"][..],
@@ -337,6 +345,9 @@ fn threaded_walk_prints_what_gnu_prints() {
         &["-l", "big"],
         &["-lS", "big", "wide/d29"],
         &["-R", "nonexistent", "wide", "sub"],
+        &["-l", "huge"],
+        &["-lis", "--time-style=full-iso", "huge"],
+        &["-lr", "huge", "big"],
     ] {
         if !compare(t.path(), args, &threads) {
             return;

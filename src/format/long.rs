@@ -211,89 +211,241 @@ impl<'a> LongPrinter<'a> {
     ) {
         // Two passes, one line in memory at a time: widths first, then
         // each line formatted again and written (GNU keeps no more either).
-        let mut w = Widths::default();
         let mut row = Row::default();
-        for e in entries.iter().chain(also_measured) {
-            self.row(e, false, &mut row);
-            w.add(&row);
-        }
+        let mut w = if self.renders_in_parallel(entries, names) {
+            self.measure_in_parallel(entries, also_measured)
+        } else {
+            let mut w = Widths::default();
+            for e in entries.iter().chain(also_measured) {
+                self.row(e, false, &mut row);
+                w.add(&row);
+            }
+            w
+        };
         w.finish();
         let any_marker = entries
             .iter()
             .chain(also_measured)
             .any(|e| e.access != AccessMarker::None);
-        let eol = if self.config.zero { 0 } else { b'\n' };
+        let layout = Layout {
+            widths: w,
+            any_marker,
+            eol: if self.config.zero { 0 } else { b'\n' },
+        };
+        if self.renders_in_parallel(entries, names) {
+            self.print_in_parallel(out, entries, &layout, names);
+            return;
+        }
         for e in entries {
-            self.row(e, true, &mut row);
-            let r = &row;
-            let buf = out.buffer();
-            names.entry_start(buf);
-            // Columns for the colour's clear-to-end-of-line rule count the
-            // line's text, not the escape sequences before it.
-            let mut line_start = buf.len();
-            if self.config.dired && self.config.format == crate::options::Format::Long {
-                buf.extend_from_slice(b"  ");
-            }
-            if self.config.inode {
-                pad_left(buf, r.inode.as_bytes(), w.inode);
-                buf.push(b' ');
-            }
-            if self.config.size_blocks {
-                pad_left(buf, r.blocks.as_bytes(), w.blocks);
-                buf.push(b' ');
-            }
-            buf.extend_from_slice(&r.mode[..if any_marker { 11 } else { 10 }]);
-            buf.push(b' ');
-            pad_left(buf, r.nlink.as_bytes(), w.nlink);
-            buf.push(b' ');
-            if self.config.long.owner {
-                write_id(buf, &r.owner, w.owner);
-            }
-            if self.config.long.group {
-                write_id(buf, &r.group, w.group);
-            }
-            if self.config.long.author {
-                write_id(buf, &r.author, w.author);
-            }
-            if self.config.context {
-                write_id(buf, &r.context, w.context);
-            }
-            let long = &self.config.long;
-            if long.owner || long.group || long.author || self.config.context {
-                // GNU measures the colour's clear-to-end-of-line column from
-                // after the owner columns (its line buffer restarts there).
-                line_start = buf.len();
-            }
-            match r.device {
-                None => pad_left(buf, r.size.as_bytes(), w.size),
-                Some((major, minor)) => {
-                    let text =
-                        format!("{:>mw$}, {:>nw$}", major, minor, mw = w.major, nw = w.minor);
-                    pad_left(buf, text.as_bytes(), w.size);
-                }
-            }
-            buf.push(b' ');
-            buf.extend_from_slice(&r.time);
-            buf.push(b' ');
             let base = out.buffer_base();
-            let buf = out.buffer();
-            let col = buf.len() - line_start;
-            let r = names.render(e, col, buf);
+            let name = self.line(e, &layout, names, &mut row, out.buffer());
             if self.config.dired {
-                let start = base + r.name_start - r.escapes_before;
-                self.dired
-                    .record(start, start + (r.name_end - r.name_start));
+                let start = base + name.0;
+                self.dired.record(start, start + name.1);
             }
-            if e.file_type == FileType::Symlink {
-                if let Some(target) = e.link.as_ref().and_then(|l| l.path.as_ref()) {
-                    buf.extend_from_slice(b" -> ");
-                    names.render_link_target(e, target, col + r.width + 4, buf);
-                }
-            }
-            buf.push(eol);
             out.write(&[]);
         }
     }
+
+    /// Appends the line of `e` to `buf`; returns where its name starts in
+    /// `buf` (escape sequences not counted) and its length, for `--dired`.
+    fn line(
+        &mut self,
+        e: &Entry,
+        layout: &Layout,
+        names: &NameRenderer,
+        row: &mut Row,
+        buf: &mut Vec<u8>,
+    ) -> (usize, usize) {
+        let w = &layout.widths;
+        self.row(e, true, row);
+        let r = &*row;
+        names.entry_start(buf);
+        // Columns for the colour's clear-to-end-of-line rule count the
+        // line's text, not the escape sequences before it.
+        let mut line_start = buf.len();
+        if self.config.dired && self.config.format == crate::options::Format::Long {
+            buf.extend_from_slice(b"  ");
+        }
+        if self.config.inode {
+            pad_left(buf, r.inode.as_bytes(), w.inode);
+            buf.push(b' ');
+        }
+        if self.config.size_blocks {
+            pad_left(buf, r.blocks.as_bytes(), w.blocks);
+            buf.push(b' ');
+        }
+        buf.extend_from_slice(&r.mode[..if layout.any_marker { 11 } else { 10 }]);
+        buf.push(b' ');
+        pad_left(buf, r.nlink.as_bytes(), w.nlink);
+        buf.push(b' ');
+        if self.config.long.owner {
+            write_id(buf, &r.owner, w.owner);
+        }
+        if self.config.long.group {
+            write_id(buf, &r.group, w.group);
+        }
+        if self.config.long.author {
+            write_id(buf, &r.author, w.author);
+        }
+        if self.config.context {
+            write_id(buf, &r.context, w.context);
+        }
+        let long = &self.config.long;
+        if long.owner || long.group || long.author || self.config.context {
+            // GNU measures the colour's clear-to-end-of-line column from
+            // after the owner columns (its line buffer restarts there).
+            line_start = buf.len();
+        }
+        match r.device {
+            None => pad_left(buf, r.size.as_bytes(), w.size),
+            Some((major, minor)) => {
+                let text = format!("{:>mw$}, {:>nw$}", major, minor, mw = w.major, nw = w.minor);
+                pad_left(buf, text.as_bytes(), w.size);
+            }
+        }
+        buf.push(b' ');
+        buf.extend_from_slice(&r.time);
+        buf.push(b' ');
+        let col = buf.len() - line_start;
+        let rendered = names.render(e, col, buf);
+        if e.file_type == FileType::Symlink {
+            if let Some(target) = e.link.as_ref().and_then(|l| l.path.as_ref()) {
+                buf.extend_from_slice(b" -> ");
+                names.render_link_target(e, target, col + rendered.width + 4, buf);
+            }
+        }
+        buf.push(layout.eol);
+        (
+            rendered.name_start - rendered.escapes_before,
+            rendered.name_end - rendered.name_start,
+        )
+    }
+
+    /// Large listings without state carried from line to line (no
+    /// colours, whose escapes are counted; no `--dired` offsets; no
+    /// hyperlinks) are formatted on two threads: the lines are independent
+    /// once the widths are known. `STATLS_THREADS=N` asks for it on one CPU
+    /// too (so that tests cover it anywhere).
+    fn renders_in_parallel(&self, entries: &[Entry], names: &NameRenderer) -> bool {
+        entries.len() >= PARALLEL_LINES_MIN
+            && !self.config.dired
+            && names.painter.is_none()
+            && names.hyperlink.is_none()
+            && (crate::fs::limits::cpus() > 1
+                || matches!(self.config.probes, crate::config::ProbeConcurrency::Forced(_)))
+    }
+
+    /// The widths pass split in two: the helper measures the second half
+    /// with its own caches, which then join the main ones.
+    fn measure_in_parallel(&mut self, entries: &[Entry], also_measured: &[Entry]) -> Widths {
+        let (first, second) = entries.split_at(entries.len() / 2);
+        let mut helper = self.helper();
+        let (mine, theirs) = std::thread::scope(|scope| {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
+                let mut row = Row::default();
+                let mut w = Widths::default();
+                for e in second {
+                    helper.row(e, false, &mut row);
+                    w.add(&row);
+                }
+                w
+            });
+            let mut row = Row::default();
+            let mut w = Widths::default();
+            let rest: &[Entry] = if spawned.is_ok() { &[] } else { second };
+            for e in first.iter().chain(rest).chain(also_measured) {
+                self.row(e, false, &mut row);
+                w.add(&row);
+            }
+            let theirs = spawned.ok().and_then(|h| h.join().ok());
+            (w, theirs)
+        });
+        let mut w = mine;
+        if let Some(theirs) = theirs {
+            w.merge(&theirs);
+            self.names.absorb(helper.names);
+        }
+        w
+    }
+
+    /// A printer for a helper thread: the same options, copies of the
+    /// caches.
+    fn helper(&self) -> LongPrinter<'a> {
+        LongPrinter {
+            config: self.config,
+            names: self.names.clone(),
+            times: self.times.clone(),
+            time_width: self.time_width,
+            dired: Dired::default(),
+        }
+    }
+
+    /// Every other block of lines is formatted by a helper thread (with
+    /// its own copies of the caches, warm from the widths pass) and handed
+    /// over in order; at most two blocks wait, so memory stays bounded.
+    fn print_in_parallel(
+        &mut self,
+        out: &mut Output,
+        entries: &[Entry],
+        layout: &Layout,
+        names: &NameRenderer,
+    ) {
+        let blocks: Vec<&[Entry]> = entries.chunks(PARALLEL_BLOCK).collect();
+        let mut helper = self.helper();
+        // The renderer's colour state is not shared across threads; this
+        // path has none, so the helper makes its own from the same options.
+        let (dir, align_quotes) = (names.dir.clone(), names.align_quotes);
+        let config = self.config;
+        let (send, receive) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
+        std::thread::scope(|scope| {
+            let odd = blocks.iter().skip(1).step_by(2);
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                let mut helper_names = NameRenderer::new(config);
+                helper_names.dir = dir;
+                helper_names.align_quotes = align_quotes;
+                let mut row = Row::default();
+                for block in odd {
+                    let mut buf = Vec::with_capacity(block.len() * 80);
+                    for e in *block {
+                        helper.line(e, layout, &helper_names, &mut row, &mut buf);
+                    }
+                    if send.send(buf).is_err() {
+                        return;
+                    }
+                }
+            });
+            let mut row = Row::default();
+            for (k, block) in blocks.iter().enumerate() {
+                let handed = (k % 2 == 1 && spawned.is_ok())
+                    .then(|| receive.recv().ok())
+                    .flatten();
+                match handed {
+                    Some(buf) => out.write(&buf),
+                    None => {
+                        for e in *block {
+                            self.line(e, layout, names, &mut row, out.buffer());
+                            out.write(&[]);
+                        }
+                    }
+                }
+            }
+            drop(receive);
+        });
+    }
+}
+
+/// Listings from this many lines are formatted on two threads.
+const PARALLEL_LINES_MIN: usize = 8192;
+
+/// Lines per block handed between the threads.
+const PARALLEL_BLOCK: usize = 2048;
+
+/// What every line of a batch shares.
+struct Layout {
+    widths: Widths,
+    any_marker: bool,
+    eol: u8,
 }
 
 fn write_id(buf: &mut Vec<u8>, id: &IdText, width: usize) {
@@ -355,6 +507,20 @@ impl Widths {
                 }
             }
         }
+    }
+
+    /// The widths of two parts of one batch.
+    fn merge(&mut self, other: &Widths) {
+        self.inode = self.inode.max(other.inode);
+        self.blocks = self.blocks.max(other.blocks);
+        self.nlink = self.nlink.max(other.nlink);
+        self.owner = self.owner.max(other.owner);
+        self.group = self.group.max(other.group);
+        self.author = self.author.max(other.author);
+        self.context = self.context.max(other.context);
+        self.size = self.size.max(other.size);
+        self.major = self.major.max(other.major);
+        self.minor = self.minor.max(other.minor);
     }
 
     /// Device numbers share the size column.

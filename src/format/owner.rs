@@ -4,13 +4,23 @@
 use std::collections::HashMap;
 
 /// Caches id → name lookups (`None`: no passwd/group entry, print the id).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Names {
     users: HashMap<u32, Option<Vec<u8>>>,
     groups: HashMap<u32, Option<Vec<u8>>>,
 }
 
 impl Names {
+    /// Takes over the lookups another copy made.
+    pub fn absorb(&mut self, other: Names) {
+        for (id, name) in other.users {
+            self.users.entry(id).or_insert(name);
+        }
+        for (id, name) in other.groups {
+            self.groups.entry(id).or_insert(name);
+        }
+    }
+
     pub fn user(&mut self, uid: u32) -> Option<&[u8]> {
         self.users
             .entry(uid)

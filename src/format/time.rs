@@ -157,7 +157,7 @@ const MAX_LEN: usize = 1000;
 
 /// Renders timestamps for one run of `ls`: the formats parsed once, the
 /// time zone from `TZ`, and "now" for the six-months rule.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TimeFormatter {
     recent: Format,
     old: Format,
