@@ -147,9 +147,6 @@ impl<'a> Walker<'a> {
             plan: Arc::clone(&self.plan),
             xattrs: Arc::clone(&self.xattrs),
         };
-        if workers > 0 || self.config.probes != ProbeConcurrency::Sequential {
-            crate::fs::limits::share_one_heap();
-        }
         std::thread::scope(|scope| {
             let mut ahead = Prefetcher::start(scope, workers, context);
             while let Some(item) = work.pop() {

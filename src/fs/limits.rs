@@ -1,5 +1,4 @@
-//! Process limits that bound how much the walk may hold at once, and the
-//! heap setting that keeps its threads from growing the resident set.
+//! Process limits that bound how much the walk may hold at once.
 
 use std::sync::OnceLock;
 
@@ -20,19 +19,6 @@ pub fn spare_descriptors() -> usize {
             None => usize::MAX,
         }
     })
-}
-
-/// Makes every thread allocate from the main heap. glibc otherwise gives
-/// each new thread an arena of its own, whose pages stay resident after
-/// the thread's few allocations are freed: the read-ahead and probe
-/// threads allocate little, and GNU ls has no threads to pay for. Called
-/// before the first thread starts.
-pub fn share_one_heap() {
-    // SAFETY: mallopt only adjusts a malloc parameter; M_ARENA_MAX with a
-    // positive value is always valid.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
-    }
 }
 
 /// CPUs this process may run on (its affinity mask), at least 1. Not
