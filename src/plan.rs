@@ -182,6 +182,14 @@ impl Plan {
         self.by_type[type_index(t)]
     }
 
+    /// How many entries of these types the plan has something to ask about.
+    pub fn count_probed(&self, types: impl IntoIterator<Item = FileType>) -> usize {
+        types
+            .into_iter()
+            .filter(|&t| !self.need_for(t).is_empty())
+            .count()
+    }
+
     /// The mask for a command-line operand: always stat'ed (its type decides
     /// whether it is listed as a directory), with what any type needs.
     pub fn need_for_operand(&self) -> Need {

@@ -16,13 +16,12 @@ use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
 use crate::format::quote::Quoter;
-use crate::fs::dir::{open_dir, read_dir_each, DirBuffer};
+use crate::fs::dir::{read_dir_each, DirBuffer};
 use crate::fs::path::{child_path, entry_path};
-use crate::fs::stat::{read_link, stat_at, stat_fd, Base, Need, StatFlags};
+use crate::fs::stat::{read_link, stat_at, Base, Need, StatFlags};
 use crate::fs::xattr::{AclProbe, InDir, Target};
 use crate::fs::FileType;
-use crate::options::Dereference;
-use crate::options::QuotingStyle;
+use crate::options::{Dereference, QuotingStyle};
 use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
@@ -47,6 +46,13 @@ struct Pending {
     operand: bool,
     /// Its read-ahead job, once submitted.
     ahead: Option<u64>,
+}
+
+impl Pending {
+    /// The directory's own name, the last component of `path`.
+    fn name(&self) -> &[u8] {
+        &self.path[self.name_at..]
+    }
 }
 
 /// A marker on the work stack: leave the directory whose (dev, ino) is on
@@ -441,28 +447,17 @@ impl<'a> Walker<'a> {
     /// descriptor when it has one, else by its path; with `-R` also the
     /// loop-detection stat. `None` for a path that cannot be a C string.
     fn open_listed(&self, pending: &Pending) -> Option<prefetch::Outcome> {
-        let path = CString::new(pending.path.clone()).ok()?;
-        let opened = match self.chain.parent().filter(|_| !pending.operand) {
+        let recursive = self.config.recursive;
+        Some(match self.chain.parent().filter(|_| !pending.operand) {
             Some(parent) => {
-                let name = &path.as_bytes_with_nul()[pending.name_at..];
-                let name = CStr::from_bytes_until_nul(name).unwrap_or(c".");
-                open_dir(Base::Dir(parent), name)
+                let name = CString::new(pending.name()).ok()?;
+                prefetch::open_identified(Base::Dir(parent), &name, recursive)
             }
-            None => open_dir(Base::Cwd, &path),
-        };
-        Some(opened.map(|fd| {
-            DirRead {
-                // Loop detection needs only (dev, ino): ask the open descriptor,
-                // from the cache (no server round-trip on network filesystems).
-                ident: self
-                    .config
-                    .recursive
-                    .then(|| stat_fd(fd.as_fd(), Need::INO, true)),
-                fd,
-                listing: None,
-                facts: None,
+            None => {
+                let path = CString::new(pending.path.clone()).ok()?;
+                prefetch::open_identified(Base::Cwd, &path, recursive)
             }
-        }))
+        })
     }
 
     /// Threads reading subdirectories ahead with `-R`: a CPU's worth less
@@ -519,7 +514,7 @@ impl<'a> Walker<'a> {
         let dirs = wanted
             .iter()
             .map(|p| {
-                let name = CString::new(&p.path[p.name_at..]).unwrap_or_default();
+                let name = CString::new(p.name()).unwrap_or_default();
                 (name, p.path.clone())
             })
             .collect();
@@ -527,14 +522,6 @@ impl<'a> Walker<'a> {
         for (p, id) in wanted.into_iter().zip(ids) {
             p.ahead = Some(id);
         }
-    }
-
-    /// How many of `entries` the plan has something to ask about.
-    fn probed(&self, entries: &[Entry]) -> usize {
-        entries
-            .iter()
-            .filter(|e| !self.plan.need_for(e.file_type).is_empty())
-            .count()
     }
 
     fn prober<'d>(&'d self, dir: InDir<'d>, lookup: Lookup) -> Prober<'d> {
@@ -555,7 +542,12 @@ impl<'a> Walker<'a> {
             lookup,
             threads,
             chunk,
-        } = strategy::choose(self.config, dir.fd, dev, self.probed(entries));
+        } = strategy::choose(
+            self.config,
+            dir.fd,
+            dev,
+            self.plan.count_probed(entries.iter().map(|e| e.file_type)),
+        );
         if threads <= 1 {
             for entry in entries.iter_mut() {
                 let facts = self.prober(dir, lookup).probe(&entry.name, entry.file_type);

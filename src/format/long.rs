@@ -333,7 +333,10 @@ impl<'a> LongPrinter<'a> {
             && names.painter.is_none()
             && names.hyperlink.is_none()
             && (crate::fs::limits::cpus() > 1
-                || matches!(self.config.probes, crate::config::ProbeConcurrency::Forced(_)))
+                || matches!(
+                    self.config.probes,
+                    crate::config::ProbeConcurrency::Forced(_)
+                ))
     }
 
     /// The widths pass split in two: the helper measures the second half

@@ -30,6 +30,8 @@ pub fn probe_into(
     chunk: usize,
 ) -> Vec<(usize, std::io::Error)> {
     let chunk = chunk.max(1);
+    // More threads than chunks would have nothing to do.
+    let threads = threads.min(entries.len().div_ceil(chunk));
     let pieces = Mutex::new(entries.chunks_mut(chunk).enumerate());
     let errors = Mutex::new(Vec::new());
     let work = || loop {
@@ -46,7 +48,7 @@ pub fn probe_into(
         }
     };
     std::thread::scope(|scope| {
-        for _ in 1..threads.min(entries_len(&pieces)) {
+        for _ in 1..threads {
             let spawned = std::thread::Builder::new()
                 .stack_size(WORKER_STACK)
                 .spawn_scoped(scope, work);
@@ -59,9 +61,4 @@ pub fn probe_into(
     let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     errors.sort_by_key(|&(i, _)| i);
     errors
-}
-
-/// Entries still to be handed out (an upper bound on useful threads).
-fn entries_len<I: ExactSizeIterator>(pieces: &Mutex<I>) -> usize {
-    pieces.lock().map_or(0, |p| p.len())
 }

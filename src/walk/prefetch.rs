@@ -326,12 +326,29 @@ fn work(shared: &Shared, context: &Context<'_>) {
     }
 }
 
+/// Opens the directory `name` under `base`, and with `-R` (`identify`)
+/// asks it for its (dev, ino): loop detection needs nothing else, so from
+/// the cache (no server round-trip on network filesystems). Not read yet.
+pub fn open_identified(base: Base<'_>, name: &CStr, identify: bool) -> Outcome {
+    let fd = open_dir(base, name)?;
+    Ok(DirRead {
+        ident: identify.then(|| stat_fd(fd.as_fd(), Need::INO, true)),
+        fd,
+        listing: None,
+        facts: None,
+    })
+}
+
 /// Opens, identifies and reads one directory, and probes its entries when
 /// they would be probed one at a time anyway.
 fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outcome {
-    let fd = open_dir(Base::Dir(job.parent.as_fd()), &job.name)?;
-    let ident = stat_fd(fd.as_fd(), Need::INO, true);
-    let dev = ident.as_ref().ok().map(|m| m.dev());
+    let opened = open_identified(Base::Dir(job.parent.as_fd()), &job.name, true)?;
+    let fd = opened.fd;
+    let ident = opened.ident;
+    let dev = ident
+        .as_ref()
+        .and_then(|i| i.as_ref().ok())
+        .map(|m| m.dev());
     let filter = Filter::new(context.config);
     let mut names = PackedNames::default();
     let read_error = read_dir_each(
@@ -340,11 +357,7 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
         |name| filter.keep(name),
         |d| names.push(&d.name, d.file_type),
     );
-    let probed = names
-        .types
-        .iter()
-        .filter(|&&t| !context.plan.need_for(t).is_empty())
-        .count();
+    let probed = context.plan.count_probed(names.types.iter().copied());
     let chosen = strategy::choose(context.config, fd.as_fd(), dev, probed);
     let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && chosen.threads <= 1).then(|| {
         let prober = Prober {
@@ -360,7 +373,7 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
     });
     Ok(DirRead {
         fd,
-        ident: Some(ident),
+        ident,
         listing: Some((names, read_error)),
         facts,
     })
