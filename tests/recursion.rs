@@ -80,12 +80,19 @@ fn run_limited(program: &std::path::Path, cwd: &std::path::Path, flags: &str) ->
     util::in_shell(program, cwd, &script).into()
 }
 
+/// Our `ls FLAGS d` under `ulimit -n 64`, which must succeed without a
+/// message; its output.
+fn ours_completes(cwd: &std::path::Path, flags: &str) -> util::Run {
+    let run = run_limited(&ours(), cwd, flags);
+    assert_eq!(String::from_utf8_lossy(&run.stderr), "", "ls {flags}");
+    assert_eq!(run.status, Some(0), "ls {flags}");
+    run
+}
+
 #[test]
 fn chain_deeper_than_path_max_lists_completely_with_64_descriptors() {
     let t = deep_chain(LEVELS, false);
-    let ours = run_limited(&ours(), t.path(), "-R");
-    assert_eq!(String::from_utf8_lossy(&ours.stderr), "");
-    assert_eq!(ours.status, Some(0));
+    let ours = ours_completes(t.path(), "-R");
     assert!(
         ours.stdout == expected_listing(false),
         "-R output is not the full chain"
@@ -104,9 +111,7 @@ fn climbing_back_up_a_deep_chain_reopens_through_dotdot() {
     // Each `z` is listed on the way back up, after the descriptors of its
     // parent's level were given up for deeper ones.
     let t = deep_chain(LEVELS, true);
-    let ours = run_limited(&ours(), t.path(), "-R");
-    assert_eq!(String::from_utf8_lossy(&ours.stderr), "");
-    assert_eq!(ours.status, Some(0));
+    let ours = ours_completes(t.path(), "-R");
     assert!(
         ours.stdout == expected_listing(true),
         "-R output differs from the tree"
@@ -116,9 +121,7 @@ fn climbing_back_up_a_deep_chain_reopens_through_dotdot() {
 #[test]
 fn long_listing_of_a_deep_chain_stats_every_level() {
     let t = deep_chain(LEVELS, true);
-    let ours = run_limited(&ours(), t.path(), "-lR");
-    assert_eq!(String::from_utf8_lossy(&ours.stderr), "");
-    assert_eq!(ours.status, Some(0));
+    let ours = ours_completes(t.path(), "-lR");
     let text = String::from_utf8_lossy(&ours.stdout);
     let headings = text.lines().filter(|l| l.ends_with(':')).count();
     assert_eq!(headings, 3 * LEVELS - 2);

@@ -41,6 +41,21 @@ fn trace_with(
     env: &[(&str, &str)],
     syscalls: &str,
 ) -> Vec<Call> {
+    strace_log(cwd, args, env, syscalls)
+        .lines()
+        .filter_map(parse_line)
+        .filter(|c| !is_libc_fstat(c))
+        .collect()
+}
+
+/// Runs our ls under `strace -f -e SYSCALLS` in `cwd` (clean environment
+/// plus `env`) and returns strace's log.
+fn strace_log(
+    cwd: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    syscalls: &str,
+) -> String {
     let log = cwd.join(".strace.log");
     let status = Command::new("strace")
         .arg("-f")
@@ -64,10 +79,7 @@ fn trace_with(
     assert!(status.code().is_some());
     let text = std::fs::read_to_string(&log).unwrap();
     let _ = std::fs::remove_file(&log);
-    text.lines()
-        .filter_map(parse_line)
-        .filter(|c| !is_libc_fstat(c))
-        .collect()
+    text
 }
 
 /// The C library's own fstat (e.g. of /etc/passwd while looking up owner
@@ -359,22 +371,7 @@ fn json_asks_the_masks_of_the_same_flags_as_text() {
 
 /// Every call ls makes with `args`, as strace prints them.
 fn trace_all(cwd: &std::path::Path, args: &[&str]) -> String {
-    let log = cwd.join(".strace-all.log");
-    Command::new("strace")
-        .args(["-f", "-qq", "-e", "trace=all", "-o"])
-        .arg(&log)
-        .arg(ours())
-        .args(args)
-        .current_dir(cwd)
-        .env_clear()
-        .env("LC_ALL", "C")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .expect("run strace");
-    let text = std::fs::read_to_string(&log).unwrap();
-    let _ = std::fs::remove_file(&log);
-    text
+    strace_log(cwd, args, &[], "trace=all")
 }
 
 /// JSON reports no ACL marker, so `--json -l` makes none of the xattr
