@@ -562,6 +562,27 @@ static void lat_release(fuse_req_t req, fuse_ino_t ino,
 }
 
 /*
+ * The reply to getxattr/listxattr: the value (or the size it needs, when the
+ * caller asked with size 0), or the error of the call that produced `n`.
+ * Takes `buf`.
+ */
+static void reply_xattr(fuse_req_t req, char *buf, ssize_t n, size_t size)
+{
+	if (n == -1) {
+		int err = errno;
+
+		free(buf);
+		return reply_err(req, err);
+	}
+	end();
+	if (size)
+		fuse_reply_buf(req, buf, n);
+	else
+		fuse_reply_xattr(req, n);
+	free(buf);
+}
+
+/*
  * getxattr on "/proc/self/fd/N" reaches the object behind the O_PATH fd
  * itself (the magic link is not followed further, so a symlink answers for
  * itself) and returns whatever the source filesystem says: ENODATA on
@@ -578,16 +599,7 @@ static void lat_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 	if (size && !(buf = malloc(size)))
 		return reply_err(req, ENOMEM);
 	n = getxattr(path, name, buf, size);
-	if (n == -1) {
-		free(buf);
-		return reply_err(req, errno);
-	}
-	end();
-	if (size)
-		fuse_reply_buf(req, buf, n);
-	else
-		fuse_reply_xattr(req, n);
-	free(buf);
+	reply_xattr(req, buf, n, size);
 }
 
 static void lat_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
@@ -600,16 +612,7 @@ static void lat_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	if (size && !(buf = malloc(size)))
 		return reply_err(req, ENOMEM);
 	n = listxattr(path, buf, size);
-	if (n == -1) {
-		free(buf);
-		return reply_err(req, errno);
-	}
-	end();
-	if (size)
-		fuse_reply_buf(req, buf, n);
-	else
-		fuse_reply_xattr(req, n);
-	free(buf);
+	reply_xattr(req, buf, n, size);
 }
 
 static void lat_statfs(fuse_req_t req, fuse_ino_t ino)
