@@ -15,10 +15,10 @@ use std::os::unix::ffi::OsStrExt;
 use crate::format::color::ColorTable;
 use crate::format::size::SizeFormat;
 use crate::format::time::TimeStyle;
-use crate::fs::locale::LocaleInfo;
 use crate::options::{
     Dereference, Format, Hidden, IndicatorStyle, QuotingStyle, SortKey, TimeField,
 };
+use crate::sys::locale::LocaleInfo;
 
 /// Everything the long format (and `-s`, `-i`) needs to know.
 #[derive(Clone, Debug)]
@@ -122,20 +122,20 @@ impl Config {
     pub fn load(args: Vec<OsString>) -> Result<Config, i32> {
         let argv0 = args.first().map(|a| a.as_bytes()).unwrap_or(b"ls");
         crate::cli::set_program_name(argv0);
-        let locale = crate::fs::locale::init();
-        let stdout_tty = crate::fs::term::stdout_is_tty();
+        let locale = crate::sys::locale::init();
+        let stdout_tty = crate::sys::term::stdout_is_tty();
         let var = |name: &str| std::env::var_os(name);
         let env = resolve::Environment {
             var: &var,
             stdout_tty,
             terminal_width: if stdout_tty {
-                crate::fs::term::terminal_width()
+                crate::sys::term::terminal_width()
             } else {
                 None
             },
             locale,
         };
-        let mut out = crate::fs::stdout::RawStdout;
+        let mut out = crate::sys::stdout::RawStdout;
         let stderr = std::io::stderr();
         let mut err = stderr.lock();
         let mut io = resolve::Streams {

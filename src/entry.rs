@@ -4,8 +4,8 @@
 
 use std::ffi::CString;
 
-use crate::fs::xattr::AccessMarker;
-use crate::fs::{FileType, Metadata};
+use crate::sys::xattr::AccessMarker;
+use crate::sys::{FileType, Metadata};
 
 /// What is known about a symlink's target.
 #[derive(Clone, Debug, Default)]
@@ -75,7 +75,7 @@ impl Entry {
 }
 
 /// The timestamp `field` of `meta`, when the kernel returned it.
-pub fn time_of(meta: &Metadata, field: crate::options::TimeField) -> Option<crate::fs::Timestamp> {
+pub fn time_of(meta: &Metadata, field: crate::options::TimeField) -> Option<crate::sys::Timestamp> {
     use crate::options::TimeField;
     match field {
         TimeField::Modification => meta.mtime(),

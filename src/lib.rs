@@ -2,8 +2,10 @@
 //!
 //! Data flows one way: `cli` (clap definition) → `config` (typed, resolved
 //! from arguments and environment) → `plan` (which statx fields each entry
-//! needs) → `fs` (the only module with syscalls and `unsafe`) → `entry` /
+//! needs) → `sys` (the only module with syscalls, foreign declarations and `unsafe`) → `entry` /
 //! `walk` (reading directories, recursion) → `sort` → `format` → `output`.
+
+#![deny(unsafe_code)]
 
 pub mod app;
 pub mod cli;
@@ -11,9 +13,10 @@ pub mod config;
 pub mod entry;
 pub mod error;
 pub mod format;
-pub mod fs;
 pub mod options;
 pub mod output;
 pub mod plan;
 pub mod sort;
+#[allow(unsafe_code)]
+pub mod sys;
 pub mod walk;

@@ -8,8 +8,8 @@
 
 use std::io::{self, Write};
 
-use crate::fs::signals::{self, Pending};
-use crate::fs::stdout::RawStdout;
+use crate::sys::signals::{self, Pending};
+use crate::sys::stdout::RawStdout;
 
 pub struct Output {
     buf: Vec<u8>,

@@ -10,9 +10,9 @@
 #![forbid(unsafe_code)]
 
 use crate::config::Config;
-use crate::fs::stat::Need;
-use crate::fs::FileType;
 use crate::options::{Dereference, Format, IndicatorStyle, SortKey, TimeField};
+use crate::sys::stat::Need;
+use crate::sys::FileType;
 
 /// Per-entry stat requirements.
 #[derive(Clone, Debug)]

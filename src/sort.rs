@@ -11,8 +11,8 @@ use std::cmp::Ordering;
 
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
-use crate::fs::{locale, Timestamp};
 use crate::options::SortKey;
+use crate::sys::{locale, Timestamp};
 
 mod version;
 

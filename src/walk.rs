@@ -16,15 +16,15 @@ use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
 use crate::format::quote::Quoter;
-use crate::fs::dir::{read_dir_each, DirBuffer};
-use crate::fs::path::{child_path, entry_path};
-use crate::fs::stat::{read_link, stat_at, Base, Need, StatFlags};
-use crate::fs::xattr::{AclProbe, InDir, Target};
-use crate::fs::FileType;
 use crate::options::{Dereference, QuotingStyle};
 use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
+use crate::sys::dir::{read_dir_each, DirBuffer};
+use crate::sys::path::{child_path, entry_path};
+use crate::sys::stat::{read_link, stat_at, Base, Need, StatFlags};
+use crate::sys::xattr::{AclProbe, InDir, Target};
+use crate::sys::FileType;
 use chain::DirChain;
 use prefetch::{DirRead, Prefetcher};
 use probe::{Facts, Lookup, Prober};
@@ -236,7 +236,7 @@ impl<'a> Walker<'a> {
         Some(entry)
     }
 
-    fn lstat_operand(&mut self, name: &CStr, need: Need) -> Option<crate::fs::Metadata> {
+    fn lstat_operand(&mut self, name: &CStr, need: Need) -> Option<crate::sys::Metadata> {
         match stat_at(
             Base::Cwd,
             name,
@@ -476,11 +476,11 @@ impl<'a> Walker<'a> {
                 let remote = dirs
                     .iter()
                     .filter_map(|e| e.meta.as_ref())
-                    .any(|m| crate::fs::remote::is_remote(m.dev()));
+                    .any(|m| crate::sys::remote::is_remote(m.dev()));
                 if remote {
                     REMOTE_WORKERS
                 } else {
-                    (crate::fs::limits::cpus() - 1).min(3)
+                    (crate::sys::limits::cpus() - 1).min(3)
                 }
             }
         }
@@ -603,7 +603,7 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// ENOENT without reaching for libc outside `fs`.
+/// ENOENT without reaching for libc outside `sys`.
 fn libc_enoent() -> i32 {
     rustix::io::Errno::NOENT.raw_os_error()
 }

@@ -11,8 +11,8 @@ use statls::config::resolve::{load_with, Environment, Streams};
 use statls::format::color::ColorTable;
 use statls::format::size::SizeFormat;
 use statls::format::time::{parse_time_style, TimeFormatter};
-use statls::fs::locale::LocaleInfo;
-use statls::fs::Timestamp;
+use statls::sys::locale::LocaleInfo;
+use statls::sys::Timestamp;
 
 /// xorshift64*: deterministic, so a failure names a reproducible seed.
 struct Rng(u64);

@@ -17,9 +17,9 @@ use crate::format::color::ColorTable;
 use crate::format::quote::quote_locale;
 use crate::format::size::{BlockSizeError, SizeFormat};
 use crate::format::time::{parse_time_style_utf8, TimeStyle};
-use crate::fs::locale::LocaleInfo;
 use crate::options::QuotingStyle;
 use crate::options::{Dereference, Format, IndicatorStyle, SortKey};
+use crate::sys::locale::LocaleInfo;
 
 /// Everything besides argv that the configuration depends on, so that
 /// tests can fake it.

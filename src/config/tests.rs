@@ -7,7 +7,7 @@ use std::ffi::OsString;
 
 use super::resolve::{load_with, Environment, Streams};
 use super::*;
-use crate::fs::locale::LocaleInfo;
+use crate::sys::locale::LocaleInfo;
 
 const C_LOCALE: LocaleInfo = LocaleInfo {
     utf8: false,

@@ -37,7 +37,7 @@ pub use paint::Painter;
 pub use parse::ColorWarning;
 pub use term::env_allows_builtin;
 
-use crate::fs::{FileType, Metadata};
+use crate::sys::{FileType, Metadata};
 use suffix::Suffixes;
 
 /// GNU's indicators, in GNU's order (the order of [`IND_NAMES`]).

@@ -3,7 +3,7 @@
 //! percent-encoded, as GNU writes them.
 #![forbid(unsafe_code)]
 
-use crate::fs::path::{canonicalize, hostname};
+use crate::sys::path::{canonicalize, hostname};
 
 #[derive(Clone, Debug)]
 pub struct Hyperlinker {

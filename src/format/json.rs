@@ -12,10 +12,10 @@ use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::format::long::mode_string;
 use crate::format::owner::Names;
-use crate::fs::xattr::AccessMarker;
-use crate::fs::{FileType, Timestamp};
 use crate::options::{Format, TimeField};
 use crate::output::Output;
+use crate::sys::xattr::AccessMarker;
+use crate::sys::{FileType, Timestamp};
 
 /// Writes entries as NDJSON records.
 pub struct JsonWriter<'a> {

@@ -12,9 +12,9 @@ use crate::format::listing::{block_text, context_text, inode_text, pad_left};
 use crate::format::name::NameRenderer;
 use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
-use crate::fs::xattr::AccessMarker;
-use crate::fs::FileType;
 use crate::output::Output;
+use crate::sys::xattr::AccessMarker;
+use crate::sys::FileType;
 
 /// The columns of one line before alignment. One `Row` is refilled for
 /// every line (both passes), so a listing allocates no text per entry.
@@ -332,7 +332,7 @@ impl<'a> LongPrinter<'a> {
             && !self.config.dired
             && names.painter.is_none()
             && names.hyperlink.is_none()
-            && (crate::fs::limits::cpus() > 1
+            && (crate::sys::limits::cpus() > 1
                 || matches!(
                     self.config.probes,
                     crate::config::ProbeConcurrency::Forced(_)

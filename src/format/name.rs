@@ -7,8 +7,8 @@ use crate::entry::Entry;
 use crate::format::color::{ColorSubject, ColorTable, Painter};
 use crate::format::hyperlink::Hyperlinker;
 use crate::format::quote::{Quoted, Quoter};
-use crate::fs::FileType;
 use crate::options::{Format, IndicatorStyle};
+use crate::sys::FileType;
 
 /// The indicator `-F`/`--file-type`/`-p` appends for a file of this type
 /// and mode (`mode` only matters for the `*` of executables).
@@ -202,7 +202,7 @@ impl<'a> NameRenderer<'a> {
         if self.dir.is_empty() {
             entry.name_bytes().to_vec()
         } else {
-            crate::fs::path::child_path(&self.dir, entry.name_bytes())
+            crate::sys::path::child_path(&self.dir, entry.name_bytes())
         }
     }
 

@@ -138,7 +138,7 @@ impl SizeFormat {
 
 /// `n` with the locale's thousands separator (none in C).
 fn grouped(n: u128) -> String {
-    let (sep, size) = crate::fs::locale::thousands_grouping();
+    let (sep, size) = crate::sys::locale::thousands_grouping();
     let digits = n.to_string();
     if sep.is_empty() || *size == 0 {
         return digits;

@@ -9,7 +9,7 @@ mod zone;
 use std::cell::Cell;
 
 use crate::format::quote::quote_locale;
-use crate::fs::stat::Timestamp;
+use crate::sys::stat::Timestamp;
 
 pub use civil::{break_down, BrokenDown};
 pub use strftime::Format;
@@ -195,7 +195,7 @@ impl TimeFormatter {
     /// For `style`, the zone from `TZ` (as glibc reads it) and the
     /// current time.
     pub fn new(style: &TimeStyle) -> TimeFormatter {
-        strftime::use_locale_formats(crate::fs::locale::time_formats());
+        strftime::use_locale_formats(crate::sys::locale::time_formats());
         let mut f = TimeFormatter::with(style, Zone::from_env(), current_time());
         f.live = true;
         f

@@ -14,8 +14,8 @@
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::Arc;
 
-use crate::fs::dir::open_dir;
-use crate::fs::stat::{stat_fd, Base, Need};
+use crate::sys::dir::open_dir;
+use crate::sys::stat::{stat_fd, Base, Need};
 
 /// A directory's identity: (device, inode).
 pub type DirId = ((u32, u32), u64);

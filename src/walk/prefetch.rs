@@ -25,11 +25,11 @@ use super::probe::{Facts, Prober};
 use super::strategy;
 use crate::config::Config;
 use crate::entry::Entry;
-use crate::fs::dir::{open_dir, read_dir_each, DirBuffer};
-use crate::fs::stat::{stat_fd, Base, Need};
-use crate::fs::xattr::{AclProbe, InDir};
-use crate::fs::{FileType, Metadata};
 use crate::plan::Plan;
+use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
+use crate::sys::stat::{stat_fd, Base, Need};
+use crate::sys::xattr::{AclProbe, InDir};
+use crate::sys::{FileType, Metadata};
 
 /// Everything about a directory that can be learned before it is listed.
 pub struct DirRead {

@@ -11,11 +11,11 @@ use std::ffi::CStr;
 use std::os::fd::{AsFd, BorrowedFd};
 
 use crate::entry::{Entry, LinkTarget};
-use crate::fs::stat::{open_handle, read_link, read_link_handle, stat_at, stat_fd};
-use crate::fs::stat::{Base, Need, StatFlags};
-use crate::fs::xattr::{AccessMarker, AclProbe, InDir, Target};
-use crate::fs::{FileType, Metadata};
 use crate::plan::Plan;
+use crate::sys::stat::{open_handle, read_link, read_link_handle, stat_at, stat_fd};
+use crate::sys::stat::{Base, Need, StatFlags};
+use crate::sys::xattr::{AccessMarker, AclProbe, InDir, Target};
+use crate::sys::{FileType, Metadata};
 
 /// Everything learned about one entry.
 #[derive(Default)]

@@ -7,7 +7,7 @@ use std::os::fd::BorrowedFd;
 
 use super::probe::Lookup;
 use crate::config::{Config, ProbeConcurrency, MAX_PROBE_THREADS};
-use crate::fs::stat::{stat_fd, Need};
+use crate::sys::stat::{stat_fd, Need};
 
 /// Entries to probe before a local directory is split over the CPUs: below
 /// this, starting threads costs more than it saves.
@@ -19,7 +19,7 @@ const LOCAL_CHUNK: usize = 64;
 /// Threads for a large local directory: the CPUs, up to four (the kernel's
 /// dentry and inode caches stop scaling for one directory beyond that).
 fn local_threads() -> usize {
-    crate::fs::limits::cpus().min(4)
+    crate::sys::limits::cpus().min(4)
 }
 
 /// How one directory's entries are probed.
@@ -56,11 +56,11 @@ pub fn choose(
     // From the cache: no request even on a network filesystem.
     let remote = || {
         dev.or_else(|| stat_fd(dir, Need::NONE, true).ok().map(|m| m.dev()))
-            .is_some_and(crate::fs::remote::is_remote)
+            .is_some_and(crate::sys::remote::is_remote)
     };
     let by_handle = |threads: usize| Strategy {
         lookup: Lookup::ByHandle,
-        threads: threads.min(crate::fs::limits::spare_descriptors()),
+        threads: threads.min(crate::sys::limits::spare_descriptors()),
         chunk: 1,
     };
     match config.probes {

@@ -2,7 +2,7 @@
 //! obtained by running `/bin/ls --color=always` (coreutils 9.1).
 
 use super::*;
-use crate::fs::FileType as T;
+use crate::sys::FileType as T;
 
 fn table(ls_colors: &str) -> ColorTable {
     match ColorTable::parse(ls_colors.as_bytes()) {
@@ -394,8 +394,8 @@ fn clear_to_eol() {
 
 #[test]
 fn subject_from_metadata() {
-    use crate::fs::stat::{Need, StatFields};
-    use crate::fs::Metadata;
+    use crate::sys::stat::{Need, StatFields};
+    use crate::sys::Metadata;
     let link = Metadata::new(
         Need::TYPE | Need::MODE | Need::NLINK,
         StatFields {

@@ -579,7 +579,7 @@ static LOCALE_FORMATS: std::sync::OnceLock<Option<[Format; 4]>> = std::sync::Onc
 
 /// Makes `%c`, `%x`, `%X` and `%r` follow LC_TIME (en_US: `%x` is
 /// `%m/%d/%Y`, `%X` is `%r`).
-pub fn use_locale_formats(formats: Option<crate::fs::locale::TimeFormats>) {
+pub fn use_locale_formats(formats: Option<crate::sys::locale::TimeFormats>) {
     let parsed = formats.map(|f| {
         [
             Format::parse(&f.date_time),

@@ -1,4 +1,4 @@
-//! The only module that talks to the kernel (and the only one allowed
+//! The layer that talks to the kernel and the C library (the only one allowed
 //! `unsafe`): statx with a computed mask and its fstatat fallback, directory
 //! reading with getdents64, writes to standard output, symlink targets, xattr probes, terminal queries
 //! and the C library's locale functions.
