@@ -77,6 +77,7 @@ pub fn init() -> LocaleInfo {
     unsafe {
         libc::setlocale(libc::LC_ALL, c"".as_ptr());
     }
+    super::intl::init();
     // SAFETY: nl_langinfo returns a pointer to a static NUL-terminated string.
     let codeset = unsafe { CStr::from_ptr(libc::nl_langinfo(libc::CODESET)) };
     let cs = codeset.to_bytes().to_ascii_uppercase();
