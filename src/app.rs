@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 
 use crate::config::Config;
-use crate::error::{print_diagnostic, strerror, EXIT_SERIOUS};
+use crate::error::{print_diagnostic, write_error, EXIT_SERIOUS};
 use crate::walk::Walker;
 
 /// Runs `ls` with these arguments (`argv[0]` included) and returns the exit
@@ -19,8 +19,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     walker.finish();
     let mut status = walker.status.code();
     if let Some(err) = walker.out.finish() {
-        let msg = format!("write error: {}", strerror(&err));
-        print_diagnostic(&mut walker.out, msg.as_bytes());
+        print_diagnostic(&mut walker.out, &write_error(&err));
         status = EXIT_SERIOUS;
     }
     status

@@ -6,6 +6,7 @@
 //! is settled here, so later stages never look at arguments or `getenv`.
 #![forbid(unsafe_code)]
 
+mod messages;
 pub mod resolve;
 pub mod switches;
 

@@ -9,18 +9,32 @@ use std::io::Write;
 
 use crate::format::quote::quote_diagnostic;
 use crate::output::Output;
+use crate::sys::charset::Charset;
+use crate::sys::intl;
 
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_MINOR: i32 = 1;
 pub const EXIT_SERIOUS: i32 = 2;
 
-/// The C library's text for an error, without Rust's ` (os error N)`.
-pub fn strerror(err: &std::io::Error) -> String {
+/// The C library's text for an error (`strerror`, in the locale's
+/// language and codeset), without Rust's ` (os error N)`.
+pub fn strerror(err: &std::io::Error) -> Vec<u8> {
+    if let Some(errno) = err.raw_os_error() {
+        return intl::strerror(errno);
+    }
     let text = err.to_string();
     match text.rfind(" (os error ") {
-        Some(i) => text[..i].to_string(),
-        None => text,
+        Some(i) => text[..i].as_bytes().to_vec(),
+        None => text.into_bytes(),
     }
+}
+
+/// GNU's `write error` diagnostic (translated) with the error's text.
+pub fn write_error(err: &std::io::Error) -> Vec<u8> {
+    let mut m = intl::tr("write error");
+    m.extend_from_slice(b": ");
+    m.extend_from_slice(&strerror(err));
+    m
 }
 
 /// Writes `ls: MESSAGE\n` to stderr after flushing stdout.
@@ -38,13 +52,17 @@ pub fn print_diagnostic(out: &mut Output, message: &[u8]) {
 #[derive(Debug, Default)]
 pub struct Status {
     code: i32,
-    /// The locale is UTF-8 (names in messages keep printable UTF-8).
-    pub utf8: bool,
+    /// The locale's character set (names in messages keep what is
+    /// printable in it).
+    pub charset: Charset,
 }
 
 impl Status {
-    pub fn new(utf8: bool) -> Status {
-        Status { code: 0, utf8 }
+    pub fn new(charset: impl Into<Charset>) -> Status {
+        Status {
+            code: 0,
+            charset: charset.into(),
+        }
     }
 
     pub fn code(&self) -> i32 {
@@ -55,22 +73,20 @@ impl Status {
         self.code = self.code.max(code);
     }
 
-    /// Reports `WHAT 'NAME': ERRNO-TEXT` (e.g. `cannot access`), serious
-    /// for command-line operands, minor otherwise.
+    /// Reports GNU's message `key` (e.g. `cannot access %s`, translated)
+    /// about the quoted `name`, then `: ERRNO-TEXT`; serious for
+    /// command-line operands, minor otherwise.
     pub fn file_error(
         &mut self,
         out: &mut Output,
-        what: &str,
+        key: &str,
         name: &[u8],
         err: &std::io::Error,
         operand: bool,
     ) {
-        let mut msg = Vec::new();
-        msg.extend_from_slice(what.as_bytes());
-        msg.push(b' ');
-        msg.extend_from_slice(&quote_diagnostic(name, self.utf8));
+        let mut msg = intl::msg(key, &[&quote_diagnostic(name, self.charset)]);
         msg.extend_from_slice(b": ");
-        msg.extend_from_slice(strerror(err).as_bytes());
+        msg.extend_from_slice(&strerror(err));
         print_diagnostic(out, &msg);
         self.raise(if operand { EXIT_SERIOUS } else { EXIT_MINOR });
     }

@@ -90,7 +90,7 @@ impl<'a> Walker<'a> {
             plan: Arc::new(Plan::new(config)),
             printer: Printer::new(config),
             out: Output::new(),
-            status: Status::new(config.utf8),
+            status: Status::new(config.locale.charset),
             collate_bytes,
             print_headings: false,
             first_listing: true,
@@ -219,7 +219,7 @@ impl<'a> Walker<'a> {
                 } else {
                     self.status.file_error(
                         &mut self.out,
-                        "cannot access",
+                        "cannot access %s",
                         name.as_bytes(),
                         &err,
                         true,
@@ -248,8 +248,13 @@ impl<'a> Walker<'a> {
         ) {
             Ok(m) => Some(m),
             Err(err) => {
-                self.status
-                    .file_error(&mut self.out, "cannot access", name.to_bytes(), &err, true);
+                self.status.file_error(
+                    &mut self.out,
+                    "cannot access %s",
+                    name.to_bytes(),
+                    &err,
+                    true,
+                );
                 None
             }
         }
@@ -314,7 +319,7 @@ impl<'a> Walker<'a> {
             Err(err) => {
                 self.status.file_error(
                     &mut self.out,
-                    "cannot open directory",
+                    "cannot open directory %s",
                     &pending.path,
                     &err,
                     pending.operand,
@@ -331,10 +336,18 @@ impl<'a> Walker<'a> {
                     let id = (m.dev(), m.ino().unwrap_or(0));
                     if self.chain.contains(id) {
                         // Quoted only when needed, unlike other file messages.
-                        let mut msg = Vec::new();
-                        Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8)
-                            .quote(&pending.path, &mut msg);
-                        msg.extend_from_slice(b": not listing already-listed directory");
+                        // quotef: shell-escape with `:` special.
+                        let name = Quoter::new(
+                            QuotingStyle::ShellEscape,
+                            false,
+                            self.config.locale.charset,
+                        )
+                        .for_heading()
+                        .quote_to_vec(&pending.path);
+                        let msg = crate::sys::intl::msg(
+                            "%s: not listing already-listed directory",
+                            &[&name],
+                        );
                         print_diagnostic(&mut self.out, &msg);
                         self.status.raise(crate::error::EXIT_SERIOUS);
                         return;
@@ -344,7 +357,7 @@ impl<'a> Walker<'a> {
                 Err(err) => {
                     self.status.file_error(
                         &mut self.out,
-                        "cannot determine device and inode of",
+                        "cannot determine device and inode of %s",
                         &pending.path,
                         &err,
                         pending.operand,
@@ -572,7 +585,7 @@ impl<'a> Walker<'a> {
     fn report_entry_error(&mut self, dir: &[u8], entry: &Entry, err: &std::io::Error) {
         self.status.file_error(
             &mut self.out,
-            "cannot access",
+            "cannot access %s",
             &entry_path(dir, entry.name_bytes()),
             err,
             false,
@@ -584,7 +597,7 @@ impl<'a> Walker<'a> {
         if let Some(err) = error {
             self.status.file_error(
                 &mut self.out,
-                "reading directory",
+                "reading directory %s",
                 &pending.path,
                 &err,
                 pending.operand,

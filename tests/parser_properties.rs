@@ -296,12 +296,15 @@ fn command_lines_and_environment_never_panic() {
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| OsString::from_vec(v.clone()))
         };
+        let stdout_tty = rng.below(2) == 0;
+        let utf8 = rng.below(2) == 0;
         let environment = Environment {
             var: &var,
-            stdout_tty: rng.below(2) == 0,
+            stdout_tty,
             terminal_width: Some(80),
             locale: LocaleInfo {
-                utf8: rng.below(2) == 0,
+                utf8,
+                charset: utf8.into(),
                 collate_bytes: true,
                 time_posix: true,
             },

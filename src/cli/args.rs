@@ -5,6 +5,8 @@
 
 use crate::format::quote::quote_locale;
 use crate::options::{Format, IndicatorStyle, QuotingStyle, SortKey, TimeField, When};
+use crate::sys::charset::Charset;
+use crate::sys::intl::{msg, strerror, tr};
 
 /// Why a word did not match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,17 +41,22 @@ pub fn argmatch_message<T: Copy + PartialEq>(
     arg: &[u8],
     option: &str,
     table: &[(&str, T)],
-    utf8: bool,
+    charset: impl Into<Charset>,
 ) -> Vec<u8> {
-    let mut m = Vec::new();
-    m.extend_from_slice(match err {
-        MatchError::Invalid => b"invalid argument ".as_slice(),
-        MatchError::Ambiguous => b"ambiguous argument ".as_slice(),
-    });
-    m.extend_from_slice(&quote_locale(arg, utf8));
-    m.extend_from_slice(b" for ");
-    m.extend_from_slice(&quote_locale(option.as_bytes(), utf8));
-    m.extend_from_slice(b"\nValid arguments are:");
+    let charset = charset.into();
+    let key = match err {
+        MatchError::Invalid => "invalid argument %s for %s",
+        MatchError::Ambiguous => "ambiguous argument %s for %s",
+    };
+    let mut m = msg(
+        key,
+        &[
+            &quote_locale(arg, charset),
+            &quote_locale(option.as_bytes(), charset),
+        ],
+    );
+    m.push(b'\n');
+    m.extend_from_slice(&tr("Valid arguments are:"));
     let mut last: Option<T> = None;
     for (w, v) in table {
         if last == Some(*v) {
@@ -58,7 +65,7 @@ pub fn argmatch_message<T: Copy + PartialEq>(
             m.extend_from_slice(b"\n  - ");
             last = Some(*v);
         }
-        m.extend_from_slice(&quote_locale(w.as_bytes(), utf8));
+        m.extend_from_slice(&quote_locale(w.as_bytes(), charset));
     }
     m
 }
@@ -192,13 +199,16 @@ pub fn decode_line_length(s: &[u8]) -> Option<usize> {
 }
 
 /// `-T`: a number up to PTRDIFF_MAX, or the diagnostic (without `ls: `).
-pub fn decode_tabsize(s: &[u8], utf8: bool) -> Result<usize, Vec<u8>> {
-    let mut m = b"invalid tab size: ".to_vec();
-    m.extend_from_slice(&quote_locale(s, utf8));
+pub fn decode_tabsize(s: &[u8], charset: impl Into<Charset>) -> Result<usize, Vec<u8>> {
+    let mut m = tr("invalid tab size");
+    m.extend_from_slice(b": ");
+    m.extend_from_slice(&quote_locale(s, charset));
     match parse_umax(s) {
         Ok(v) if v <= i64::MAX as u64 => Ok(usize::try_from(v).unwrap_or(usize::MAX)),
         Ok(_) | Err(NumError::Overflow) => {
-            m.extend_from_slice(b": Value too large for defined data type");
+            // GNU passes EOVERFLOW to error(): strerror's text follows.
+            m.extend_from_slice(b": ");
+            m.extend_from_slice(&strerror(libc::EOVERFLOW));
             Err(m)
         }
         Err(NumError::Invalid) => Err(m),

@@ -36,40 +36,59 @@ pub enum GetoptError {
 impl GetoptError {
     /// glibc's message, without the program name and newline.
     pub fn message(&self) -> Vec<u8> {
-        let mut m = Vec::new();
+        let line = self.line(b"ls");
+        let line = line.strip_prefix(b"ls: ".as_slice()).unwrap_or(&line);
+        line.strip_suffix(b"\n").unwrap_or(line).to_vec()
+    }
+
+    /// The whole line glibc's getopt prints to stderr, `program` being
+    /// `argv[0]`, in libc's catalog's words for LC_MESSAGES.
+    pub fn line(&self, program: &[u8]) -> Vec<u8> {
+        use crate::sys::intl::msg_libc;
         match self {
             GetoptError::InvalidShort(c) => {
-                m.extend_from_slice(b"invalid option -- '");
-                m.push(*c);
-                m.push(b'\'');
+                msg_libc("%s: invalid option -- '%c'\n", &[program, &[*c]])
             }
-            GetoptError::ShortNeedsArg(c) => {
-                m.extend_from_slice(b"option requires an argument -- '");
-                m.push(*c);
-                m.push(b'\'');
-            }
+            GetoptError::ShortNeedsArg(c) => msg_libc(
+                "%s: option requires an argument -- '%c'\n",
+                &[program, &[*c]],
+            ),
             GetoptError::Unrecognized(arg) => {
-                m.extend_from_slice(b"unrecognized option '");
-                m.extend_from_slice(arg);
-                m.push(b'\'');
+                let (prefix, rest) = split_dashes(arg);
+                msg_libc("%s: unrecognized option '%s%s'\n", &[program, prefix, rest])
             }
             GetoptError::Ambiguous(arg, names) => {
-                m.extend_from_slice(b"option '");
-                m.extend_from_slice(arg);
-                m.extend_from_slice(b"' is ambiguous; possibilities:");
+                let (prefix, rest) = split_dashes(arg);
+                let mut m = msg_libc(
+                    "%s: option '%s%s' is ambiguous; possibilities:",
+                    &[program, prefix, rest],
+                );
                 for n in names {
                     m.extend_from_slice(format!(" '--{n}'").as_bytes());
                 }
+                m.push(b'\n');
+                m
             }
-            GetoptError::NoArgAllowed(n) => {
-                m.extend_from_slice(format!("option '--{n}' doesn't allow an argument").as_bytes())
-            }
-            GetoptError::LongNeedsArg(n) => {
-                m.extend_from_slice(format!("option '--{n}' requires an argument").as_bytes())
-            }
+            GetoptError::NoArgAllowed(n) => msg_libc(
+                "%s: option '%s%s' doesn't allow an argument\n",
+                &[program, b"--", n.as_bytes()],
+            ),
+            GetoptError::LongNeedsArg(n) => msg_libc(
+                "%s: option '%s%s' requires an argument\n",
+                &[program, b"--", n.as_bytes()],
+            ),
         }
-        m
     }
+}
+
+/// `--name=value` as glibc prints it: the prefix, then the rest.
+fn split_dashes(arg: &[u8]) -> (&[u8], &[u8]) {
+    let n = if arg.starts_with(b"--") {
+        2
+    } else {
+        usize::from(arg.starts_with(b"-"))
+    };
+    arg.split_at(n)
 }
 
 /// The result of a scan: the options before the first error, in order,

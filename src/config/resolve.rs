@@ -9,16 +9,17 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 
+use super::messages;
 use super::switches::{Stop, Switches};
 use super::{Config, LongOptions};
 use super::{ProbeConcurrency, MAX_PROBE_THREADS};
 use crate::cli::{self, args};
 use crate::format::color::ColorTable;
-use crate::format::quote::quote_locale;
 use crate::format::size::{BlockSizeError, SizeFormat};
-use crate::format::time::{parse_time_style_utf8, TimeStyle};
+use crate::format::time::{parse_time_style, TimeStyle};
 use crate::options::QuotingStyle;
 use crate::options::{Dereference, Format, IndicatorStyle, SortKey};
+use crate::sys::charset::Charset;
 use crate::sys::locale::LocaleInfo;
 
 /// Everything besides argv that the configuration depends on, so that
@@ -55,10 +56,7 @@ impl Streams<'_> {
     }
 
     fn try_help(&mut self) {
-        let mut line = b"Try '".to_vec();
-        line.extend_from_slice(cli::program_name());
-        line.extend_from_slice(b" --help' for more information.\n");
-        let _ = self.err.write_all(&line);
+        let _ = self.err.write_all(&messages::try_help(cli::program_name()));
     }
 
     /// Prints a fatal diagnostic and returns its exit status.
@@ -85,20 +83,10 @@ impl Streams<'_> {
         match f(self.out).and_then(|()| self.out.flush()) {
             Ok(()) => 0,
             Err(e) => {
-                let msg = format!("write error: {}", strip_os_error(&e));
-                self.warn(msg.as_bytes());
+                self.warn(&crate::error::write_error(&e));
                 2
             }
         }
-    }
-}
-
-/// `No space left on device` rather than Rust's `... (os error 28)`.
-fn strip_os_error(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(p) => s.get(..p).unwrap_or(&s).to_string(),
-        None => s,
     }
 }
 
@@ -107,15 +95,15 @@ fn strip_os_error(e: &std::io::Error) -> String {
 pub fn load_with(args: &[OsString], env: &Environment, io: &mut Streams) -> Result<Config, i32> {
     let posix = env.get("POSIXLY_CORRECT").is_some();
     let parsed = cli::parse(args, posix);
-    let utf8 = env.locale.utf8;
+    let charset = env.locale.charset;
     let mut sw = Switches::default();
     for occ in &parsed.options {
-        if let Err(stop) = sw.apply(occ.id, occ.value.as_ref(), env.stdout_tty, utf8) {
+        if let Err(stop) = sw.apply(occ.id, occ.value.as_ref(), env.stdout_tty, charset) {
             return Err(io.fatal(stop));
         }
     }
     if let Some(e) = parsed.error {
-        io.warn(&e.message());
+        let _ = io.err.write_all(&e.line(cli::program_name()));
         io.try_help();
         return Err(2);
     }
@@ -138,8 +126,10 @@ fn resolve(
         sw.color = false;
     }
     let utf8 = env.locale.utf8;
+    let charset = env.locale.charset;
     let (block_size, file_size) = sizes(&sw, env).map_err(|e| {
-        io.warn(e.to_string().as_bytes());
+        let spec = sw.size_spec.as_deref().unwrap_or_default();
+        io.warn(&messages::block_size(&e, spec.as_bytes()));
         2
     })?;
     let format = sw.format.unwrap_or(if env.stdout_tty && !sw.json {
@@ -154,12 +144,12 @@ fn resolve(
     let width = line_width(&sw, env, io, columns || sw.color);
     let mut tabsize = sw.tabsize.unwrap_or(8);
     if columns && sw.tabsize.is_none() {
-        tabsize = env_tabsize(env, io, utf8);
+        tabsize = env_tabsize(env, io, charset);
     }
     let hide_control_chars = sw.hide_control_chars.unwrap_or(env.stdout_tty);
     let quoting = match sw.quoting {
         Some(q) => q,
-        None => env_quoting(env, io, utf8).unwrap_or(if env.stdout_tty {
+        None => env_quoting(env, io, charset).unwrap_or(if env.stdout_tty {
             QuotingStyle::ShellEscape
         } else {
             QuotingStyle::Literal
@@ -167,7 +157,7 @@ fn resolve(
     };
     let dired = sw.dired && format == Format::Long && !sw.hyperlink;
     if sw.zero && dired {
-        io.warn(b"--dired and --zero are incompatible");
+        io.warn(&crate::sys::intl::tr("--dired and --zero are incompatible"));
         return Err(2);
     }
     let sort = sw
@@ -355,35 +345,41 @@ fn line_width(sw: &Switches, env: &Environment, io: &mut Streams, needed: bool) 
     }
     match env.get("COLUMNS") {
         Some(c) if !c.is_empty() => args::decode_line_length(&c).unwrap_or_else(|| {
-            let mut m = b"ignoring invalid width in environment variable COLUMNS: ".to_vec();
-            m.extend_from_slice(&quote_locale(&c, env.locale.utf8));
-            io.warn(&m);
+            io.warn(&messages::with_quoted(
+                "ignoring invalid width in environment variable COLUMNS: %s",
+                &c,
+                env.locale.charset,
+            ));
             80
         }),
         _ => 80,
     }
 }
 
-fn env_tabsize(env: &Environment, io: &mut Streams, utf8: bool) -> usize {
+fn env_tabsize(env: &Environment, io: &mut Streams, charset: Charset) -> usize {
     let Some(t) = env.get("TABSIZE") else {
         return 8;
     };
     args::decode_env_tabsize(&t).unwrap_or_else(|| {
-        let mut m = b"ignoring invalid tab size in environment variable TABSIZE: ".to_vec();
-        m.extend_from_slice(&quote_locale(&t, utf8));
-        io.warn(&m);
+        io.warn(&messages::with_quoted(
+            "ignoring invalid tab size in environment variable TABSIZE: %s",
+            &t,
+            charset,
+        ));
         8
     })
 }
 
-fn env_quoting(env: &Environment, io: &mut Streams, utf8: bool) -> Option<QuotingStyle> {
+fn env_quoting(env: &Environment, io: &mut Streams, charset: Charset) -> Option<QuotingStyle> {
     let q = env.get("QUOTING_STYLE")?;
     match args::argmatch(&q, args::QUOTING_ARGS) {
         Ok(style) => Some(style),
         Err(_) => {
-            let mut m = b"ignoring invalid value of environment variable QUOTING_STYLE: ".to_vec();
-            m.extend_from_slice(&quote_locale(&q, utf8));
-            io.warn(&m);
+            io.warn(&messages::with_quoted(
+                "ignoring invalid value of environment variable QUOTING_STYLE: %s",
+                &q,
+                charset,
+            ));
             None
         }
     }
@@ -397,9 +393,8 @@ fn long_time_style(sw: &Switches, env: &Environment, io: &mut Streams) -> Result
         Some(s) => s.as_bytes().to_vec(),
         None => env.get("TIME_STYLE").unwrap_or_else(|| b"locale".to_vec()),
     };
-    parse_time_style_utf8(&style, env.locale.time_posix, env.locale.utf8).map_err(|e| {
-        let msg = e.to_string();
-        io.warn(msg.trim_end_matches('\n').as_bytes());
+    parse_time_style(&style, env.locale.time_posix).map_err(|e| {
+        io.warn(&messages::time_style(&e, &style, env.locale.charset));
         if e.wants_try_line() {
             io.try_help();
         }
@@ -418,7 +413,7 @@ fn color_table(env: &Environment, io: &mut Streams) -> Option<ColorTable> {
     let (table, warnings) =
         ColorTable::from_env(ls_colors.as_deref(), colorterm.as_deref(), term.as_deref());
     for w in warnings {
-        io.warn(w.message(env.locale.utf8).as_bytes());
+        io.warn(&w.message(env.locale.charset));
     }
     table
 }

@@ -8,11 +8,11 @@ use std::os::unix::ffi::OsStrExt;
 
 use crate::cli::args;
 use crate::cli::OptId;
-use crate::format::quote::quote_locale;
 use crate::format::size::SizeFormat;
 use crate::options::QuotingStyle;
 use crate::options::When;
 use crate::options::{Dereference, Format, Hidden, IndicatorStyle, SortKey, TimeField};
+use crate::sys::charset::Charset;
 
 /// What the options said, before defaults and the environment are applied.
 /// `None` means "not given".
@@ -122,17 +122,22 @@ fn word<T: Copy + PartialEq>(
     v: &[u8],
     option: &str,
     table: &[(&str, T)],
-    utf8: bool,
+    charset: Charset,
 ) -> Result<T, Stop> {
-    args::argmatch(v, table)
-        .map_err(|e| fatal(args::argmatch_message(e, v, option, table, utf8), 1, true))
+    args::argmatch(v, table).map_err(|e| {
+        fatal(
+            args::argmatch_message(e, v, option, table, charset),
+            1,
+            true,
+        )
+    })
 }
 
 /// `--color`, `--hyperlink`, `--classify`: no argument means always.
-fn when(v: Option<&[u8]>, option: &str, tty: bool, utf8: bool) -> Result<bool, Stop> {
+fn when(v: Option<&[u8]>, option: &str, tty: bool, charset: Charset) -> Result<bool, Stop> {
     let w = match v {
         None => When::Always,
-        Some(v) => word(v, option, args::WHEN_ARGS, utf8)?,
+        Some(v) => word(v, option, args::WHEN_ARGS, charset)?,
     };
     Ok(w == When::Always || (w == When::Auto && tty))
 }
@@ -144,7 +149,7 @@ impl Switches {
         id: OptId,
         value: Option<&OsString>,
         tty: bool,
-        utf8: bool,
+        charset: Charset,
     ) -> Result<(), Stop> {
         let v = value.map(|v| v.as_bytes());
         let arg = v.unwrap_or_default();
@@ -155,26 +160,26 @@ impl Switches {
             OptId::Literal => self.quoting = Some(QuotingStyle::Literal),
             OptId::QuoteName => self.quoting = Some(QuotingStyle::C),
             OptId::QuotingStyle => {
-                self.quoting = Some(word(arg, "--quoting-style", args::QUOTING_ARGS, utf8)?)
+                self.quoting = Some(word(arg, "--quoting-style", args::QUOTING_ARGS, charset)?)
             }
             OptId::Ctime => self.set_time(TimeField::Change),
             OptId::Atime => self.set_time(TimeField::Access),
-            OptId::Time => self.set_time(word(arg, "--time", args::TIME_ARGS, utf8)?),
+            OptId::Time => self.set_time(word(arg, "--time", args::TIME_ARGS, charset)?),
             OptId::Directory => self.directory = true,
             OptId::Dired => self.dired = true,
             OptId::Unsorted => self.unsorted(),
             OptId::FileType => self.indicator = IndicatorStyle::FileType,
             OptId::Slash => self.indicator = IndicatorStyle::Slash,
             OptId::IndicatorStyle => {
-                self.indicator = word(arg, "--indicator-style", args::INDICATOR_ARGS, utf8)?
+                self.indicator = word(arg, "--indicator-style", args::INDICATOR_ARGS, charset)?
             }
             OptId::Classify => {
-                if when(v, "--classify", tty, utf8)? {
+                if when(v, "--classify", tty, charset)? {
                     self.indicator = IndicatorStyle::Classify;
                 }
             }
-            OptId::Color => self.color = when(v, "--color", tty, utf8)?,
-            OptId::Hyperlink => self.hyperlink = when(v, "--hyperlink", tty, utf8)?,
+            OptId::Color => self.color = when(v, "--color", tty, charset)?,
+            OptId::Hyperlink => self.hyperlink = when(v, "--hyperlink", tty, charset)?,
             OptId::Long => self.format = Some(Format::Long),
             OptId::LongNoOwner => {
                 self.format = Some(Format::Long);
@@ -197,7 +202,7 @@ impl Switches {
                     self.format = Some(Format::OneLine);
                 }
             }
-            OptId::Format => self.format = Some(word(arg, "--format", args::FORMAT_ARGS, utf8)?),
+            OptId::Format => self.format = Some(word(arg, "--format", args::FORMAT_ARGS, charset)?),
             OptId::FullTime => {
                 self.format = Some(Format::Long);
                 self.time_style = Some(OsString::from("full-iso"));
@@ -218,12 +223,12 @@ impl Switches {
             OptId::SortNone => self.sort = Some(SortKey::None),
             OptId::SortVersion => self.sort = Some(SortKey::Version),
             OptId::SortExtension => self.sort = Some(SortKey::Extension),
-            OptId::Sort => self.sort = Some(word(arg, "--sort", args::SORT_ARGS, utf8)?),
+            OptId::Sort => self.sort = Some(word(arg, "--sort", args::SORT_ARGS, charset)?),
             OptId::GroupDirectoriesFirst => self.group_directories_first = true,
-            OptId::Width => self.width = Some(width(arg, utf8)?),
+            OptId::Width => self.width = Some(width(arg, charset)?),
             OptId::Tabsize => {
                 self.tabsize =
-                    Some(args::decode_tabsize(arg, utf8).map_err(|m| fatal(m, 2, false))?)
+                    Some(args::decode_tabsize(arg, charset).map_err(|m| fatal(m, 2, false))?)
             }
             OptId::IgnoreBackups => self.ignore_backups = true,
             OptId::Ignore => self.ignore.push(arg.to_vec()),
@@ -279,15 +284,17 @@ impl Switches {
                 self.size_spec = Some(spec);
                 Ok(())
             }
-            Err(e) => Err(fatal(e.to_string().into_bytes(), 2, false)),
+            Err(e) => Err(fatal(super::messages::block_size(&e, arg), 2, false)),
         }
     }
 }
 
-fn width(arg: &[u8], utf8: bool) -> Result<usize, Stop> {
+fn width(arg: &[u8], charset: Charset) -> Result<usize, Stop> {
     args::decode_line_length(arg).ok_or_else(|| {
-        let mut m = b"invalid line width: ".to_vec();
-        m.extend_from_slice(&quote_locale(arg, utf8));
-        fatal(m, 2, false)
+        fatal(
+            super::messages::labelled("invalid line width", arg, charset),
+            2,
+            false,
+        )
     })
 }

@@ -11,6 +11,7 @@ use crate::sys::locale::LocaleInfo;
 
 const C_LOCALE: LocaleInfo = LocaleInfo {
     utf8: false,
+    charset: crate::sys::charset::Charset::C,
     collate_bytes: true,
     time_posix: true,
 };
@@ -419,6 +420,7 @@ fn module_diagnostics_match_gnu_ls() {
 fn utf8_diagnostics_match_gnu_ls() {
     let utf8 = LocaleInfo {
         utf8: true,
+        charset: crate::sys::charset::Charset::Utf8,
         collate_bytes: false,
         time_posix: false,
     };
@@ -441,7 +443,7 @@ fn specs(args: &[&str], vars: &[(&str, &str)]) -> (String, String) {
     let parsed = crate::cli::parse(&args.iter().map(OsString::from).collect::<Vec<_>>(), false);
     let mut sw = super::switches::Switches::default();
     for o in &parsed.options {
-        sw.apply(o.id, o.value.as_ref(), false, false)
+        sw.apply(o.id, o.value.as_ref(), false, crate::sys::charset::Charset::C)
             .expect("valid");
     }
     super::resolve::size_specs(&sw, &env)

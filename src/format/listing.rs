@@ -20,6 +20,9 @@ pub struct Printer<'a> {
     pub long: Option<LongPrinter<'a>>,
     /// Only built for `--json`, which replaces every text layout.
     pub json: Option<JsonWriter<'a>>,
+    /// The catalog's word for `total`, translated once (when a listing
+    /// can have a total line).
+    total: Vec<u8>,
     scratch: Vec<u8>,
 }
 
@@ -36,6 +39,11 @@ impl<'a> Printer<'a> {
             names: NameRenderer::new(config),
             long: (config.format == Format::Long && !config.json).then(|| LongPrinter::new(config)),
             json: config.json.then(|| JsonWriter::new(config)),
+            total: if config.format == Format::Long || config.size_blocks {
+                crate::sys::intl::tr("total")
+            } else {
+                Vec::new()
+            },
             scratch: Vec::new(),
         }
     }
@@ -72,10 +80,12 @@ impl<'a> Printer<'a> {
             .filter_map(|e| e.meta.as_ref().and_then(|m| m.blocks()))
             .sum();
         let mut line = if self.dired() {
-            b"  total ".to_vec()
+            b"  ".to_vec()
         } else {
-            b"total ".to_vec()
+            Vec::new()
         };
+        line.extend_from_slice(&self.total);
+        line.push(b' ');
         line.extend_from_slice(self.config.block_size.format_blocks(blocks).as_bytes());
         line.push(self.eol());
         out.write(&line);

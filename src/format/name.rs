@@ -78,7 +78,7 @@ impl<'a> NameRenderer<'a> {
             quoter: Quoter::for_names(
                 config.quoting,
                 config.hide_control_chars,
-                config.utf8,
+                config.locale.charset,
                 config.indicator,
             ),
             colors: config.color.as_ref(),

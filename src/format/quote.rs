@@ -14,6 +14,7 @@ mod tests;
 pub use messages::{quote_diagnostic, quote_locale};
 
 use crate::options::{Format, IndicatorStyle, QuotingStyle};
+use crate::sys::charset::Charset;
 
 /// Whether GNU ls indents the unquoted names of a listing by one space
 /// when at least one name of that listing (one directory, or the file
@@ -37,8 +38,8 @@ pub struct Quoter {
     /// `-q`: replace non-printable characters by `?` (where the style
     /// does not escape them).
     pub hide_control_chars: bool,
-    /// The locale's character set is UTF-8.
-    pub utf8: bool,
+    /// The locale's character set (LC_CTYPE).
+    pub charset: Charset,
     /// ASCII characters the style must quote in addition to its own:
     /// bit `n` stands for byte `n`. GNU ls adds the indicator characters
     /// of `--file-type` (`*=>@|`) and `-F` (`=>@|`) to file names, and `:`
@@ -94,11 +95,15 @@ const fn range(lo: u8, hi: u8) -> u128 {
 }
 
 impl Quoter {
-    pub fn new(style: QuotingStyle, hide_control_chars: bool, utf8: bool) -> Quoter {
+    pub fn new(
+        style: QuotingStyle,
+        hide_control_chars: bool,
+        charset: impl Into<Charset>,
+    ) -> Quoter {
         Quoter {
             style,
             hide_control_chars,
-            utf8,
+            charset: charset.into(),
             extra: 0,
             heading: false,
         }
@@ -107,7 +112,12 @@ impl Quoter {
     /// The quoter GNU ls uses for file names (and symlink targets) of a
     /// listing with this indicator style: `--file-type` and `-F` make the
     /// indicator characters special (see [`Quoter::extra`]).
-    pub fn for_names(style: QuotingStyle, hide: bool, utf8: bool, ind: IndicatorStyle) -> Quoter {
+    pub fn for_names(
+        style: QuotingStyle,
+        hide: bool,
+        charset: impl Into<Charset>,
+        ind: IndicatorStyle,
+    ) -> Quoter {
         let extra = match ind {
             IndicatorStyle::FileType => bits(b"*=>@|"),
             IndicatorStyle::Classify => bits(b"=>@|"),
@@ -115,7 +125,7 @@ impl Quoter {
         };
         Quoter {
             extra,
-            ..Quoter::new(style, hide, utf8)
+            ..Quoter::new(style, hide, charset)
         }
     }
 
@@ -136,15 +146,15 @@ impl Quoter {
         if self.heading && self.style == QuotingStyle::Escape {
             safe |= bit(b' ');
         }
-        if name.iter().all(|&b| b < 0x80 && safe & bit(b) != 0) {
+        if name.iter().all(|&b| b < 0x80 && safe & bit(b) != 0) && !self.close_quote_in(name) {
             return self.quote_plain(name, out);
         }
         let start = out.len();
         let starts_with_quote = styles::quote_into(self, name, out);
         let width = if self.hide_control_chars {
-            charset::hide_unprintable(out, start, self.utf8)
+            charset::hide_unprintable(out, start, self.charset)
         } else {
-            charset::raw_width(out.get(start..).unwrap_or_default(), self.utf8)
+            charset::raw_width(out.get(start..).unwrap_or_default(), self.charset)
         };
         Quoted {
             width,
@@ -152,14 +162,27 @@ impl Quoter {
         }
     }
 
+    /// The locale styles escape their closing quote wherever its bytes
+    /// occur; a translation's quote may be plain ASCII (`>>` in KOI8-R).
+    fn close_quote_in(&self, name: &[u8]) -> bool {
+        if !matches!(self.style, QuotingStyle::Locale | QuotingStyle::CLocale) {
+            return false;
+        }
+        let (_, close) = styles::always_quotes(self.style, self.charset);
+        !close.is_empty() && name.windows(close.len()).any(|w| w == close)
+    }
+
     /// Fast path: printable ASCII that the style leaves alone.
     fn quote_plain(&self, name: &[u8], out: &mut Vec<u8>) -> Quoted {
-        let (open, close) = styles::always_quotes(self.style, self.utf8);
+        let (open, close) = styles::always_quotes(self.style, self.charset);
         out.reserve(name.len() + open.len() + close.len());
         out.extend_from_slice(open);
         out.extend_from_slice(name);
         out.extend_from_slice(close);
-        let quotes = usize::from(!open.is_empty()) + usize::from(!close.is_empty());
+        let quotes = match (open, close) {
+            ([] | [_], [] | [_]) => open.len() + close.len(),
+            _ => charset::raw_width(open, self.charset) + charset::raw_width(close, self.charset),
+        };
         Quoted {
             width: name.len() + quotes,
             starts_with_quote: !open.is_empty(),

@@ -59,10 +59,128 @@ pub fn tr_time(msgid: &str) -> Vec<u8> {
 }
 
 fn translate(domain: &CStr, msgid: &str, category: libc::c_int) -> Vec<u8> {
-    let Ok(key) = CString::new(msgid) else {
-        return msgid.as_bytes().to_vec();
-    };
+    lookup(domain, msgid, category).unwrap_or_else(|| msgid.as_bytes().to_vec())
+}
+
+/// The catalog's translation, or `None` when gettext hands back the key
+/// itself (no catalog, C locale, untranslated).
+fn lookup(domain: &CStr, msgid: &str, category: libc::c_int) -> Option<Vec<u8>> {
+    let key = CString::new(msgid).ok()?;
     // SAFETY: domain and key are valid NUL-terminated strings; the result is
     // copied before the key is dropped (gettext may return the key itself).
-    copy_out(unsafe { dcgettext(domain.as_ptr(), key.as_ptr(), category) })
+    let p = unsafe { dcgettext(domain.as_ptr(), key.as_ptr(), category) };
+    if std::ptr::eq(p.cast_const(), key.as_ptr()) {
+        return None;
+    }
+    Some(copy_out(p))
+}
+
+/// The translation of `msgid` in the `coreutils` domain, or `None` when
+/// there is none (gnulib's quotearg tells its fallback quotes apart so).
+pub fn tr_opt(msgid: &str) -> Option<Vec<u8>> {
+    lookup(DOMAIN, msgid, libc::LC_MESSAGES)
+}
+
+/// `tr(key)` with its `%s`/`%c` (or `%N$s`) placeholders filled in.
+pub fn msg(key: &str, args: &[&[u8]]) -> Vec<u8> {
+    fill(&tr(key), args)
+}
+
+/// `tr_libc(key)` filled in (getopt's messages).
+pub fn msg_libc(key: &str, args: &[&[u8]]) -> Vec<u8> {
+    fill(&tr_libc(key), args)
+}
+
+/// Substitutes printf-style placeholders the way the C library's printf
+/// does for the messages GNU ls prints: `%s` and `%c` take the next
+/// argument, `%N$s` argument N (translations reorder with it), `%%` is a
+/// `%`. Anything else is copied unchanged; a missing argument is empty.
+pub fn fill(template: &[u8], args: &[&[u8]]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(template.len() + args.iter().map(|a| a.len()).sum::<usize>());
+    let mut next = 0;
+    let mut i = 0;
+    while let Some(&b) = template.get(i) {
+        if b != b'%' {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let rest = template.get(i + 1..).unwrap_or_default();
+        let digits = rest.iter().take_while(|c| c.is_ascii_digit()).count();
+        let (index, spec_at) = match rest.get(digits) {
+            Some(b'$') if digits > 0 => {
+                let n: usize = std::str::from_utf8(&rest[..digits])
+                    .ok()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(0);
+                (n.checked_sub(1), digits + 1)
+            }
+            _ => (None, 0),
+        };
+        match rest.get(spec_at) {
+            Some(b'%') if spec_at == 0 => {
+                out.push(b'%');
+                i += 2;
+            }
+            Some(b's' | b'c') => {
+                let k = index.unwrap_or_else(|| {
+                    next += 1;
+                    next - 1
+                });
+                out.extend_from_slice(args.get(k).copied().unwrap_or_default());
+                i += 1 + spec_at + 1;
+            }
+            _ => {
+                out.push(b'%');
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The C library's text for `errno` (`strerror`): translated through
+/// libc's catalog and in LC_CTYPE's codeset, byte for byte what GNU
+/// prints after a file name.
+pub fn strerror(errno: i32) -> Vec<u8> {
+    let mut buf = [0u8; 256];
+    // SAFETY: buf is writable for its length; the XSI strerror_r writes a
+    // NUL-terminated string into it.
+    let r = unsafe { libc::strerror_r(errno, buf.as_mut_ptr().cast(), buf.len()) };
+    if r != 0 {
+        return format!("Unknown error {errno}").into_bytes();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    buf[..end].to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fill;
+
+    #[test]
+    fn placeholders_in_order() {
+        assert_eq!(
+            fill(b"cannot access %s", &[b"'x'"]),
+            b"cannot access 'x'".to_vec()
+        );
+        assert_eq!(
+            fill(b"%s: invalid option -- '%c'\n", &[b"ls", b"y"]),
+            b"ls: invalid option -- 'y'\n".to_vec()
+        );
+    }
+
+    #[test]
+    fn positional_placeholders_reorder() {
+        assert_eq!(
+            fill(b"%2$s argument %1$s", &[b"A", b"B"]),
+            b"B argument A".to_vec()
+        );
+    }
+
+    #[test]
+    fn percent_and_unknown_conversions_stay() {
+        assert_eq!(fill(b"100%% %d %", &[b"x"]), b"100% %d %".to_vec());
+        assert_eq!(fill(b"%s %s", &[b"only"]), b"only ".to_vec());
+    }
 }

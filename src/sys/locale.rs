@@ -9,6 +9,8 @@ use std::ffi::{CStr, CString};
 pub struct LocaleInfo {
     /// LC_CTYPE's character set is UTF-8.
     pub utf8: bool,
+    /// LC_CTYPE's character set, for quoting and widths.
+    pub charset: super::charset::Charset,
     /// strcoll is byte order (LC_COLLATE "C"/"POSIX", or glibc's C.UTF-8):
     /// skip the C library.
     pub collate_bytes: bool,
@@ -78,11 +80,10 @@ pub fn init() -> LocaleInfo {
         libc::setlocale(libc::LC_ALL, c"".as_ptr());
     }
     super::intl::init();
-    // SAFETY: nl_langinfo returns a pointer to a static NUL-terminated string.
-    let codeset = unsafe { CStr::from_ptr(libc::nl_langinfo(libc::CODESET)) };
-    let cs = codeset.to_bytes().to_ascii_uppercase();
+    let charset = super::charset::current();
     LocaleInfo {
-        utf8: cs == b"UTF-8" || cs == b"UTF8",
+        utf8: charset == super::charset::Charset::Utf8,
+        charset,
         collate_bytes: collation_is_byte_order(),
         time_posix: category_is_posix(libc::LC_TIME),
     }

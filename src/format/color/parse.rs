@@ -4,6 +4,9 @@
 #![forbid(unsafe_code)]
 
 use super::{Ind, IND_NAMES};
+use crate::format::quote::quote_locale;
+use crate::sys::charset::Charset;
+use crate::sys::intl::{msg, tr};
 
 /// A problem found while parsing `LS_COLORS`, reported on stderr as
 /// `ls: MESSAGE` (see [`ColorWarning::message`]).
@@ -151,54 +154,15 @@ fn simple_escape(c: u8) -> u8 {
 }
 
 impl ColorWarning {
-    /// The text after `ls: `. `utf8` selects the locale's quotes around
-    /// the label (‘xy’ in UTF-8 locales, 'xy' otherwise), as GNU's quote().
-    pub fn message(&self, utf8: bool) -> String {
+    /// The text after `ls: `, in the catalog's words; the label is quoted
+    /// in the locale style, as GNU's quote() does (‘xy’ in UTF-8 locales
+    /// without a translation, 'xy' in C).
+    pub fn message(&self, charset: impl Into<Charset>) -> Vec<u8> {
         match self {
-            ColorWarning::Unparsable => {
-                "unparsable value for LS_COLORS environment variable".to_string()
-            }
+            ColorWarning::Unparsable => tr("unparsable value for LS_COLORS environment variable"),
             ColorWarning::UnrecognizedPrefix(label) => {
-                format!("unrecognized prefix: {}", quote_label(label, utf8))
+                msg("unrecognized prefix: %s", &[&quote_locale(label, charset)])
             }
         }
     }
-}
-
-/// Quotes a two-byte label like gnulib's locale quoting style: C escapes
-/// for controls, octal for other unprintable bytes, `\\`, and `\'` only
-/// when the quotes are ASCII.
-fn quote_label(label: &[u8; 2], utf8: bool) -> String {
-    let (open, close) = if utf8 {
-        ("\u{2018}", "\u{2019}")
-    } else {
-        ("'", "'")
-    };
-    let mut s = String::from(open);
-    if utf8 {
-        if let Ok(text) = std::str::from_utf8(label) {
-            if text.chars().count() == 1 && !text.chars().any(char::is_control) {
-                s.push_str(text);
-                s.push_str(close);
-                return s;
-            }
-        }
-    }
-    for &b in label {
-        match b {
-            b'\\' => s.push_str("\\\\"),
-            b'\'' if !utf8 => s.push_str("\\'"),
-            0x07 => s.push_str("\\a"),
-            0x08 => s.push_str("\\b"),
-            0x0c => s.push_str("\\f"),
-            b'\n' => s.push_str("\\n"),
-            b'\r' => s.push_str("\\r"),
-            b'\t' => s.push_str("\\t"),
-            0x0b => s.push_str("\\v"),
-            0x20..=0x7e => s.push(b as char),
-            _ => s.push_str(&format!("\\{b:03o}")),
-        }
-    }
-    s.push_str(close);
-    s
 }

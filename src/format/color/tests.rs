@@ -14,7 +14,10 @@ fn table(ls_colors: &str) -> ColorTable {
 fn warnings(ls_colors: &str) -> Vec<String> {
     match ColorTable::parse(ls_colors.as_bytes()) {
         Ok(_) => Vec::new(),
-        Err(w) => w.iter().map(|w| w.message(false)).collect(),
+        Err(w) => w
+            .iter()
+            .map(|w| String::from_utf8_lossy(&w.message(false)).into_owned())
+            .collect(),
     }
 }
 
@@ -133,7 +136,9 @@ fn unparsable_values() {
     ] {
         assert!(warnings(good).is_empty(), "{good}");
     }
-    let up = |l: &[u8; 2], utf8| ColorWarning::UnrecognizedPrefix(*l).message(utf8);
+    let up = |l: &[u8; 2], utf8: bool| {
+        String::from_utf8_lossy(&ColorWarning::UnrecognizedPrefix(*l).message(utf8)).into_owned()
+    };
     assert_eq!(up(b"zz", true), "unrecognized prefix: \u{2018}zz\u{2019}");
     assert_eq!(up(b"a'", false), "unrecognized prefix: 'a\\''");
     assert_eq!(up(b"a'", true), "unrecognized prefix: \u{2018}a'\u{2019}");

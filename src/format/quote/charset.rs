@@ -1,9 +1,12 @@
 //! What GNU ls, through the C library, considers a character, printable,
-//! and how wide: bytes in the C locale; glibc's lenient UTF-8 decoder
-//! (5- and 6-byte forms, code points above U+10FFFF) in UTF-8 locales.
+//! and how wide: bytes and `isprint` in single-byte locales (C, ISO-8859-1,
+//! KOI8-R); glibc's lenient UTF-8 decoder (5- and 6-byte forms, code points
+//! above U+10FFFF) in UTF-8 locales, in pure Rust; the C library's
+//! `mbrtowc`/`iswprint`/`wcwidth` in other multibyte locales (GB18030).
 #![forbid(unsafe_code)]
 
 use super::table::RUNS;
+use crate::sys::charset::{decode, Charset, MbChar};
 
 /// The class of one character (or byte) of a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,19 +71,47 @@ pub(crate) fn char_kind(cp: u32) -> Kind {
 }
 
 /// Decodes the unit starting at `s[0]` (which must exist): its length in
-/// bytes and class. In the C locale every byte is a unit and bytes >= 0x80
-/// are unprintable controls (`isprint` and the width count ignore them).
-pub(crate) fn next_unit(s: &[u8], utf8: bool) -> (usize, Kind) {
+/// bytes and class. In single-byte locales every byte is a unit, and a
+/// byte >= 0x80 that `isprint` rejects is an unprintable control (`isprint`
+/// and the width count ignore it; in C that is all of them).
+pub(crate) fn next_unit(s: &[u8], charset: Charset) -> (usize, Kind) {
     let Some(&b) = s.first() else {
         return (1, Kind::Invalid);
     };
     if b < 0x80 {
         return (1, ascii_kind(b));
     }
-    if !utf8 {
-        return (1, Kind::Cntrl);
+    match charset {
+        Charset::Utf8 => decode_utf8(s, b),
+        Charset::Unibyte(mask) if mask & (1u128 << (b - 0x80)) != 0 => (1, Kind::Print(1)),
+        Charset::Unibyte(_) => (1, Kind::Cntrl),
+        Charset::Multibyte { .. } => multibyte_unit(s),
     }
-    decode_utf8(s, b)
+}
+
+/// A character of a multibyte set other than UTF-8, classified by the C
+/// library as gnulib does: printable by `iswprint`, width by `wcwidth`;
+/// an unfinished sequence takes the rest of the input.
+fn multibyte_unit(s: &[u8]) -> (usize, Kind) {
+    match decode(s) {
+        MbChar::Invalid => (1, Kind::Invalid),
+        MbChar::Incomplete => (s.len(), Kind::Incomplete),
+        MbChar::Char {
+            len,
+            printable,
+            control,
+            width,
+        } => {
+            let kind = if printable {
+                Kind::Print(u8::try_from(width.max(0)).unwrap_or(u8::MAX))
+            } else if control {
+                Kind::Cntrl
+            } else {
+                Kind::Other
+            };
+            (len.min(s.len()), kind)
+        }
+    }
 }
 
 /// glibc's `mbrtowc` for UTF-8: lead bytes C2..FD start 2- to 6-byte
@@ -112,11 +143,11 @@ fn decode_utf8(s: &[u8], lead: u8) -> (usize, Kind) {
 
 /// Display width of bytes written unchanged, as GNU ls measures a quoted
 /// name when `-q` is off.
-pub(crate) fn raw_width(s: &[u8], utf8: bool) -> usize {
+pub(crate) fn raw_width(s: &[u8], charset: Charset) -> usize {
     let mut width = 0;
     let mut i = 0;
     while let Some(rest) = s.get(i..).filter(|r| !r.is_empty()) {
-        let (len, kind) = next_unit(rest, utf8);
+        let (len, kind) = next_unit(rest, charset);
         width += kind.raw_width();
         i += len;
     }
@@ -125,12 +156,12 @@ pub(crate) fn raw_width(s: &[u8], utf8: bool) -> usize {
 
 /// `-q`: replaces every unprintable unit of `buf[start..]` by one `?`, in
 /// place, and returns the display width of the result.
-pub(crate) fn hide_unprintable(buf: &mut Vec<u8>, start: usize, utf8: bool) -> usize {
+pub(crate) fn hide_unprintable(buf: &mut Vec<u8>, start: usize, charset: Charset) -> usize {
     let mut width = 0;
     let mut read = start;
     let mut write = start;
     while let Some(rest) = buf.get(read..).filter(|r| !r.is_empty()) {
-        let (len, kind) = next_unit(rest, utf8);
+        let (len, kind) = next_unit(rest, charset);
         match kind {
             Kind::Print(w) => {
                 buf.copy_within(read..read + len, write);
@@ -154,6 +185,8 @@ pub(crate) fn hide_unprintable(buf: &mut Vec<u8>, start: usize, utf8: bool) -> u
 #[cfg(test)]
 mod tests {
     use super::*;
+    const UTF8: Charset = Charset::Utf8;
+    const C: Charset = Charset::C;
 
     #[test]
     fn glibc_classes() {
@@ -174,47 +207,47 @@ mod tests {
 
     #[test]
     fn glibc_decoder() {
-        assert_eq!(next_unit(b"\xc3\xa9x", true), (2, Kind::Print(1)));
-        assert_eq!(next_unit(b"\xc3\xa9x", false), (1, Kind::Cntrl));
-        assert_eq!(next_unit(b"\xc0\xaf", true), (1, Kind::Invalid));
-        assert_eq!(next_unit(b"\xe0\x80", true), (2, Kind::Incomplete));
-        assert_eq!(next_unit(b"\xe0\x80\x80", true), (1, Kind::Invalid));
-        assert_eq!(next_unit(b"\xed\xa0\x80", true), (1, Kind::Invalid));
-        assert_eq!(next_unit(b"\xe2\x82x", true), (1, Kind::Invalid));
-        assert_eq!(next_unit(b"\xf4\x90\x80\x80", true), (4, Kind::Other));
-        assert_eq!(next_unit(b"\xf8\x88\x80\x80\x80", true), (5, Kind::Other));
-        assert_eq!(next_unit(b"\xf8\x87\xbf\xbf\xbf", true), (1, Kind::Invalid));
-        assert_eq!(next_unit(b"\xfe", true), (1, Kind::Invalid));
+        assert_eq!(next_unit(b"\xc3\xa9x", UTF8), (2, Kind::Print(1)));
+        assert_eq!(next_unit(b"\xc3\xa9x", C), (1, Kind::Cntrl));
+        assert_eq!(next_unit(b"\xc0\xaf", UTF8), (1, Kind::Invalid));
+        assert_eq!(next_unit(b"\xe0\x80", UTF8), (2, Kind::Incomplete));
+        assert_eq!(next_unit(b"\xe0\x80\x80", UTF8), (1, Kind::Invalid));
+        assert_eq!(next_unit(b"\xed\xa0\x80", UTF8), (1, Kind::Invalid));
+        assert_eq!(next_unit(b"\xe2\x82x", UTF8), (1, Kind::Invalid));
+        assert_eq!(next_unit(b"\xf4\x90\x80\x80", UTF8), (4, Kind::Other));
+        assert_eq!(next_unit(b"\xf8\x88\x80\x80\x80", UTF8), (5, Kind::Other));
+        assert_eq!(next_unit(b"\xf8\x87\xbf\xbf\xbf", UTF8), (1, Kind::Invalid));
+        assert_eq!(next_unit(b"\xfe", UTF8), (1, Kind::Invalid));
     }
 
     #[test]
     fn widths_as_gnu_ls_columns() {
         // Measured with `ls -C`: controls count 0, invalid bytes 1 each,
         // an unfinished sequence at the end 1; in C only ASCII graphics.
-        assert_eq!(raw_width(b"a\x01b", true), 2);
-        assert_eq!(raw_width(b"a\xffb", true), 3);
-        assert_eq!(raw_width(b"a\xe2\x82", true), 2);
-        assert_eq!(raw_width(b"a\xed\xa0\x80b", true), 5);
-        assert_eq!(raw_width(b"a\xc2\x85b", true), 2);
-        assert_eq!(raw_width(b"a\xc2\xadb", true), 3);
-        assert_eq!(raw_width(b"\xf0\x9f\x98\x80", true), 2);
-        assert_eq!(raw_width(b"a\xffb", false), 2);
-        assert_eq!(raw_width(b"\xf0\x9f\x98\x80", false), 0);
+        assert_eq!(raw_width(b"a\x01b", UTF8), 2);
+        assert_eq!(raw_width(b"a\xffb", UTF8), 3);
+        assert_eq!(raw_width(b"a\xe2\x82", UTF8), 2);
+        assert_eq!(raw_width(b"a\xed\xa0\x80b", UTF8), 5);
+        assert_eq!(raw_width(b"a\xc2\x85b", UTF8), 2);
+        assert_eq!(raw_width(b"a\xc2\xadb", UTF8), 3);
+        assert_eq!(raw_width(b"\xf0\x9f\x98\x80", UTF8), 2);
+        assert_eq!(raw_width(b"a\xffb", C), 2);
+        assert_eq!(raw_width(b"\xf0\x9f\x98\x80", C), 0);
     }
 
     #[test]
     fn hiding() {
         let mut v = b"xa\xe2\x82".to_vec();
-        assert_eq!(hide_unprintable(&mut v, 1, true), 2);
+        assert_eq!(hide_unprintable(&mut v, 1, UTF8), 2);
         assert_eq!(v, b"xa?");
         let mut v = b"'a\xe2\x82'".to_vec();
-        assert_eq!(hide_unprintable(&mut v, 0, true), 5);
+        assert_eq!(hide_unprintable(&mut v, 0, UTF8), 5);
         assert_eq!(v, b"'a??'");
         let mut v = b"c1\xc2\x85\xe4\xb8\xad".to_vec();
-        assert_eq!(hide_unprintable(&mut v, 0, true), 5);
+        assert_eq!(hide_unprintable(&mut v, 0, UTF8), 5);
         assert_eq!(v, b"c1?\xe4\xb8\xad");
         let mut v = b"c1\xc2\x85".to_vec();
-        assert_eq!(hide_unprintable(&mut v, 0, false), 4);
+        assert_eq!(hide_unprintable(&mut v, 0, C), 4);
         assert_eq!(v, b"c1??");
     }
 }

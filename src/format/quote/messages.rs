@@ -3,18 +3,21 @@
 
 use super::Quoter;
 use crate::options::QuotingStyle;
+use crate::sys::charset::Charset;
 
 /// A file name as GNU ls quotes it inside diagnostics (`cannot access
 /// 'x'`, `cannot open directory 'x'`): always the shell-escape-always
 /// style, whatever `--quoting-style` says, never `?` for control
-/// characters; printable UTF-8 stays as is only in UTF-8 locales.
-pub fn quote_diagnostic(name: &[u8], utf8: bool) -> Vec<u8> {
-    Quoter::new(QuotingStyle::ShellEscapeAlways, false, utf8).quote_to_vec(name)
+/// characters; printable non-ASCII characters of the locale's character
+/// set stay as they are.
+pub fn quote_diagnostic(name: &[u8], charset: impl Into<Charset>) -> Vec<u8> {
+    Quoter::new(QuotingStyle::ShellEscapeAlways, false, charset).quote_to_vec(name)
 }
 
 /// An argument as GNU ls quotes it in messages about invalid arguments
-/// (`invalid line width: 'abc'`): the locale style, `‘abc’` in UTF-8
-/// locales and `'abc'` otherwise, with C escapes.
-pub fn quote_locale(s: &[u8], utf8: bool) -> Vec<u8> {
-    Quoter::new(QuotingStyle::Locale, false, utf8).quote_to_vec(s)
+/// (`invalid line width: 'abc'`): the locale style, with the catalog's
+/// quotes (`„abc“` in German) or gnulib's fallback (`‘abc’` in UTF-8
+/// locales, `'abc'` otherwise), and C escapes.
+pub fn quote_locale(s: &[u8], charset: impl Into<Charset>) -> Vec<u8> {
+    Quoter::new(QuotingStyle::Locale, false, charset).quote_to_vec(s)
 }

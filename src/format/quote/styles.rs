@@ -5,6 +5,8 @@
 use super::charset::{next_unit, Kind};
 use super::{bit, bits, range, Quoter, PLAIN};
 use crate::options::QuotingStyle;
+use crate::sys::charset::Charset;
+use crate::sys::intl;
 
 const PRINTABLE: u128 = range(0x20, 0x7e);
 
@@ -32,16 +34,47 @@ pub(super) fn safe_bytes(style: QuotingStyle) -> u128 {
 
 /// The quotes that `style` puts around every name (none for the styles
 /// that quote only when needed).
-pub(super) fn always_quotes(style: QuotingStyle, utf8: bool) -> (&'static [u8], &'static [u8]) {
+pub(super) fn always_quotes(
+    style: QuotingStyle,
+    charset: Charset,
+) -> (&'static [u8], &'static [u8]) {
     match style {
         QuotingStyle::ShellAlways | QuotingStyle::ShellEscapeAlways => (b"'", b"'"),
         QuotingStyle::C => (b"\"", b"\""),
-        QuotingStyle::Locale | QuotingStyle::CLocale if utf8 => {
-            ("\u{2018}".as_bytes(), "\u{2019}".as_bytes())
+        QuotingStyle::Locale | QuotingStyle::CLocale => {
+            let (open, close) = catalog_quotes();
+            let clocale = style == QuotingStyle::CLocale;
+            (
+                open.unwrap_or_else(|| fallback_quote(true, charset, clocale)),
+                close.unwrap_or_else(|| fallback_quote(false, charset, clocale)),
+            )
         }
-        QuotingStyle::Locale => (b"'", b"'"),
-        QuotingStyle::CLocale => (b"\"", b"\""),
         _ => (b"", b""),
+    }
+}
+
+/// The catalog's translations of gnulib's opening (`` ` ``) and closing
+/// (`'`) quote, looked up once (in LC_MESSAGES, converted to LC_CTYPE's
+/// codeset by gettext): „“ in de, « » in fr, `<<`/`>>` in ru_RU.KOI8-R.
+fn catalog_quotes() -> (Option<&'static [u8]>, Option<&'static [u8]>) {
+    type Pair = (Option<&'static [u8]>, Option<&'static [u8]>);
+    static QUOTES: std::sync::OnceLock<Pair> = std::sync::OnceLock::new();
+    *QUOTES.get_or_init(|| {
+        let leak = |v: Vec<u8>| -> &'static [u8] { Box::leak(v.into_boxed_slice()) };
+        (intl::tr_opt("`").map(leak), intl::tr_opt("'").map(leak))
+    })
+}
+
+/// gnulib's quotes when the catalog has none: ‘’ in UTF-8, GB18030's own
+/// curved quotes there, else `"` (clocale) or `'` (locale).
+fn fallback_quote(open: bool, charset: Charset, clocale: bool) -> &'static [u8] {
+    match (charset, open) {
+        (Charset::Utf8, true) => "\u{2018}".as_bytes(),
+        (Charset::Utf8, false) => "\u{2019}".as_bytes(),
+        (Charset::Multibyte { gb18030: true }, true) => b"\xa1\xae",
+        (Charset::Multibyte { gb18030: true }, false) => b"\xa1\xaf",
+        _ if clocale => b"\"",
+        _ => b"'",
     }
 }
 
@@ -55,9 +88,9 @@ pub(super) fn quote_into(q: &Quoter, name: &[u8], out: &mut Vec<u8>) -> bool {
         }
         QuotingStyle::Shell | QuotingStyle::ShellEscape => {
             let esc = q.style == QuotingStyle::ShellEscape;
-            if shell_needs_quotes(name, esc, q.utf8, q.extra) {
+            if shell_needs_quotes(name, esc, q.charset, q.extra) {
                 // Once quotes are forced, GNU forgets the extra characters.
-                shell_always(name, esc, q.utf8, 0, out);
+                shell_always(name, esc, q.charset, 0, out);
                 true
             } else {
                 out.extend_from_slice(name);
@@ -65,16 +98,16 @@ pub(super) fn quote_into(q: &Quoter, name: &[u8], out: &mut Vec<u8>) -> bool {
             }
         }
         QuotingStyle::ShellAlways => {
-            shell_always(name, false, q.utf8, q.extra, out);
+            shell_always(name, false, q.charset, q.extra, out);
             true
         }
         QuotingStyle::ShellEscapeAlways => {
-            shell_always(name, true, q.utf8, q.extra, out);
+            shell_always(name, true, q.charset, q.extra, out);
             true
         }
         QuotingStyle::CMaybe => {
-            if c_needs_quotes(name, q.utf8, q.extra) {
-                backslashed(name, b"\"", b"\"", 0, q.utf8, out);
+            if c_needs_quotes(name, q.charset, q.extra) {
+                backslashed(name, b"\"", b"\"", 0, q.charset, out);
                 true
             } else {
                 out.extend_from_slice(name);
@@ -83,33 +116,37 @@ pub(super) fn quote_into(q: &Quoter, name: &[u8], out: &mut Vec<u8>) -> bool {
         }
         QuotingStyle::Escape => {
             let space = if q.heading { 0 } else { bit(b' ') };
-            backslashed(name, b"", b"", q.extra | space, q.utf8, out);
+            backslashed(name, b"", b"", q.extra | space, q.charset, out);
             false
         }
         QuotingStyle::C | QuotingStyle::Locale | QuotingStyle::CLocale => {
-            let (open, close) = always_quotes(q.style, q.utf8);
-            backslashed(name, open, close, q.extra, q.utf8, out);
+            let (open, close) = always_quotes(q.style, q.charset);
+            backslashed(name, open, close, q.extra, q.charset, out);
             true
         }
     }
 }
 
 /// Iterates over the units (characters, or bytes that are none) of a name.
-fn units(name: &[u8], utf8: bool) -> impl Iterator<Item = (&[u8], Kind)> {
-    let mut rest = name;
+fn units(name: &[u8], charset: Charset) -> impl Iterator<Item = (&[u8], Kind)> {
+    positioned_units(name, charset).map(|(_, unit, kind)| (unit, kind))
+}
+
+/// [`units`] with the offset of each unit.
+fn positioned_units(name: &[u8], charset: Charset) -> impl Iterator<Item = (usize, &[u8], Kind)> {
+    let mut at = 0;
     std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        let (len, kind) = next_unit(rest, utf8);
-        let (unit, tail) = rest.split_at(len.min(rest.len()));
-        rest = tail;
-        Some((unit, kind))
+        let rest = name.get(at..).filter(|r| !r.is_empty())?;
+        let (len, kind) = next_unit(rest, charset);
+        let unit = rest.get(..len.min(rest.len())).unwrap_or(rest);
+        let start = at;
+        at += unit.len();
+        Some((start, unit, kind))
     })
 }
 
 /// Whether the shell / shell-escape styles must quote `name`.
-fn shell_needs_quotes(name: &[u8], esc: bool, utf8: bool, extra: u128) -> bool {
+fn shell_needs_quotes(name: &[u8], esc: bool, charset: Charset, extra: u128) -> bool {
     if let [b'{' | b'}'] = name {
         return true;
     }
@@ -117,16 +154,16 @@ fn shell_needs_quotes(name: &[u8], esc: bool, utf8: bool, extra: u128) -> bool {
         return true;
     }
     let special = SHELL_SPECIAL | extra;
-    units(name, utf8).any(|(unit, kind)| match unit {
+    units(name, charset).any(|(unit, kind)| match unit {
         [b] if *b < 0x80 => special & bit(*b) != 0 || (esc && !kind.printable()),
         _ => esc && !kind.printable(),
     })
 }
 
 /// Whether c-maybe must quote `name`.
-fn c_needs_quotes(name: &[u8], utf8: bool, extra: u128) -> bool {
+fn c_needs_quotes(name: &[u8], charset: Charset, extra: u128) -> bool {
     let special = bit(b'"') | extra;
-    units(name, utf8).any(|(unit, kind)| match unit {
+    units(name, charset).any(|(unit, kind)| match unit {
         [b] if *b < 0x80 => special & bit(*b) != 0 || !kind.printable(),
         _ => !kind.printable(),
     })
@@ -138,31 +175,31 @@ fn c_needs_quotes(name: &[u8], utf8: bool, extra: u128) -> bool {
 /// A name with `'` whose characters all mean the same to C and the shell
 /// is written in C style instead (`"it's"`), where the extra characters
 /// get a backslash.
-fn shell_always(name: &[u8], esc: bool, utf8: bool, extra: u128, out: &mut Vec<u8>) {
+fn shell_always(name: &[u8], esc: bool, charset: Charset, extra: u128, out: &mut Vec<u8>) {
     let mark = out.len();
-    let pending = shell_scan(name, esc, utf8, false, out);
+    let pending = shell_scan(name, esc, charset, false, out);
     if !name.contains(&b'\'') {
         return;
     }
-    if all_c_compatible(name, utf8) {
+    if all_c_compatible(name, charset) {
         out.truncate(mark);
-        backslashed(name, b"\"", b"\"", extra, utf8, out);
+        backslashed(name, b"\"", b"\"", extra, charset, out);
     } else if pending {
         // GNU scans the name a second time without resetting whether a
         // `$'...'` segment is open; a name ending inside one thus gets an
         // extra `''` before its first printable character.
         out.truncate(mark);
-        shell_scan(name, esc, utf8, true, out);
+        shell_scan(name, esc, charset, true, out);
     }
 }
 
 /// Whether C quoting writes `name` as the shell would read it in double
 /// quotes: only letters, digits, `%+,-./:@]_`, space, `'`, a leading `#`
 /// or `~`, and (UTF-8) printable non-ASCII characters.
-fn all_c_compatible(name: &[u8], utf8: bool) -> bool {
+fn all_c_compatible(name: &[u8], charset: Charset) -> bool {
     let leading = matches!(name.first(), Some(b'#' | b'~'));
     let rest = name.get(usize::from(leading)..).unwrap_or_default();
-    units(rest, utf8).all(|(unit, kind)| match unit {
+    units(rest, charset).all(|(unit, kind)| match unit {
         [b] if *b < 0x80 => SHELL_C_COMPAT & bit(*b) != 0,
         _ => kind.printable(),
     })
@@ -170,9 +207,15 @@ fn all_c_compatible(name: &[u8], utf8: bool) -> bool {
 
 /// One pass of shell-always quoting; returns whether a `$'...'` segment
 /// was open at the end.
-fn shell_scan(name: &[u8], esc: bool, utf8: bool, mut pending: bool, out: &mut Vec<u8>) -> bool {
+fn shell_scan(
+    name: &[u8],
+    esc: bool,
+    charset: Charset,
+    mut pending: bool,
+    out: &mut Vec<u8>,
+) -> bool {
     out.push(b'\'');
-    for (unit, kind) in units(name, utf8) {
+    for (unit, kind) in units(name, charset) {
         if unit == b"'" {
             out.extend_from_slice(b"'\\''");
             pending = false;
@@ -195,19 +238,32 @@ fn shell_scan(name: &[u8], esc: bool, utf8: bool, mut pending: bool, out: &mut V
 }
 
 /// c, c-maybe (once quoting), escape, locale and clocale: backslash
-/// escapes between `open` and `close`.
-fn backslashed(name: &[u8], open: &[u8], close: &[u8], extra: u128, utf8: bool, out: &mut Vec<u8>) {
+/// escapes between `open` and `close`. gnulib looks for the bytes of the
+/// closing quote at the start of each character, so a multi-character
+/// quote such as `>>` is escaped where it begins.
+fn backslashed(
+    name: &[u8],
+    open: &[u8],
+    close: &[u8],
+    extra: u128,
+    charset: Charset,
+    out: &mut Vec<u8>,
+) {
     out.extend_from_slice(open);
     let special = extra | bit(b'\\');
-    for (unit, kind) in units(name, utf8) {
+    for (at, unit, kind) in positioned_units(name, charset) {
+        let closes = !close.is_empty() && name.get(at..).is_some_and(|r| r.starts_with(close));
         if !kind.printable() {
+            if closes {
+                out.push(b'\\');
+            }
             unit.iter().for_each(|&b| escape_byte(b, out));
             continue;
         }
         let needs_backslash = match unit {
             [b] => special & bit(*b) != 0,
             _ => false,
-        } || (!close.is_empty() && unit == close);
+        } || closes;
         if needs_backslash {
             out.push(b'\\');
         }
