@@ -24,7 +24,7 @@ pub fn strerror(err: &std::io::Error) -> Vec<u8> {
     }
     let text = err.to_string();
     match text.rfind(" (os error ") {
-        Some(i) => text[..i].as_bytes().to_vec(),
+        Some(i) => text.as_bytes()[..i].to_vec(),
         None => text.into_bytes(),
     }
 }

@@ -50,7 +50,11 @@ fn run_corpus(corpus: &std::path::Path, locales: &[&str]) {
     let compat = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/compat");
     let runner = compat.join("lsdiff.sh");
     if !runner.exists() || !corpus.exists() {
-        eprintln!("skipping: {} or {} not found", runner.display(), corpus.display());
+        eprintln!(
+            "skipping: {} or {} not found",
+            runner.display(),
+            corpus.display()
+        );
         return;
     }
     if util::gnu().is_none() {

@@ -82,3 +82,54 @@ pub fn time_style(err: &TimeStyleError, arg: &[u8], charset: Charset) -> Vec<u8>
     }
     m
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Unit tests run in the C locale: the keys come back as GNU's English.
+
+    #[test]
+    fn block_size_errors_keep_the_argument_unquoted() {
+        let e = |m: &str| BlockSizeError(m.to_string());
+        assert_eq!(
+            block_size(&e("invalid suffix in --block-size argument '3x'"), b"3x"),
+            b"invalid suffix in --block-size argument '3x'".to_vec()
+        );
+        assert_eq!(
+            block_size(&e("invalid --block-size argument '0'"), b"0"),
+            b"invalid --block-size argument '0'".to_vec()
+        );
+        assert_eq!(
+            block_size(&e("--block-size argument '9' too large"), b"9\xff"),
+            b"--block-size argument '9\xff' too large".to_vec()
+        );
+    }
+
+    #[test]
+    fn time_style_errors_name_the_style_without_posix_prefixes() {
+        let bad = TimeStyleError("invalid argument 'x' for 'time style'".to_string());
+        let m = time_style(&bad, b"posix-posix-x", Charset::C);
+        assert!(m.starts_with(b"invalid argument 'x' for 'time style'\nValid arguments are:\n"));
+        assert!(m.ends_with(b"  - +FORMAT (e.g., +%H:%M) for a 'date'-style format"));
+        let fmt = TimeStyleError("invalid time style format '+a'".to_string());
+        assert_eq!(
+            time_style(&fmt, b"+a\nb\nc", Charset::Utf8),
+            "invalid time style format \u{2018}a\\nb\\nc\u{2019}"
+                .as_bytes()
+                .to_vec()
+        );
+    }
+
+    #[test]
+    fn labels_and_try_line() {
+        assert_eq!(
+            labelled("invalid line width", b"x'", Charset::C),
+            b"invalid line width: 'x\\''".to_vec()
+        );
+        assert_eq!(
+            try_help(b"ls"),
+            b"Try 'ls --help' for more information.\n".to_vec()
+        );
+    }
+}

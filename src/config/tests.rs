@@ -443,8 +443,13 @@ fn specs(args: &[&str], vars: &[(&str, &str)]) -> (String, String) {
     let parsed = crate::cli::parse(&args.iter().map(OsString::from).collect::<Vec<_>>(), false);
     let mut sw = super::switches::Switches::default();
     for o in &parsed.options {
-        sw.apply(o.id, o.value.as_ref(), false, crate::sys::charset::Charset::C)
-            .expect("valid");
+        sw.apply(
+            o.id,
+            o.value.as_ref(),
+            false,
+            crate::sys::charset::Charset::C,
+        )
+        .expect("valid");
     }
     super::resolve::size_specs(&sw, &env)
 }

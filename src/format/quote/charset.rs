@@ -236,6 +236,20 @@ mod tests {
     }
 
     #[test]
+    fn single_byte_sets_follow_isprint() {
+        // ISO-8859-1: 0xa0..=0xff printable; 0x80..=0x9f controls.
+        let latin1 = Charset::Unibyte(!0u128 << 0x20);
+        assert_eq!(next_unit(b"\xe9t\xe9", latin1), (1, Kind::Print(1)));
+        assert_eq!(next_unit(b"\x85", latin1), (1, Kind::Cntrl));
+        assert_eq!(raw_width(b"caf\xe9\x85", latin1), 4);
+        let mut v = b"caf\xe9\x85".to_vec();
+        assert_eq!(hide_unprintable(&mut v, 0, latin1), 5);
+        assert_eq!(v, b"caf\xe9?");
+        // The same bytes in C: neither printable nor counted.
+        assert_eq!(raw_width(b"caf\xe9\x85", C), 3);
+    }
+
+    #[test]
     fn hiding() {
         let mut v = b"xa\xe2\x82".to_vec();
         assert_eq!(hide_unprintable(&mut v, 1, UTF8), 2);

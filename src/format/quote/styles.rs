@@ -294,3 +294,55 @@ fn escape_byte(b: u8, out: &mut Vec<u8>) {
     };
     out.extend_from_slice(&[b'\\', letter]);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locale_style(name: &[u8], open: &[u8], close: &[u8], charset: Charset) -> Vec<u8> {
+        let mut out = Vec::new();
+        backslashed(name, open, close, 0, charset, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_closing_quote_of_several_bytes_is_escaped_where_it_starts() {
+        // ru_RU.KOI8-R: the catalog's « » become << >> there.
+        assert_eq!(
+            locale_style(b"a>>b>", b"<<", b">>", Charset::C),
+            b"<<a\\>>b>>>".to_vec()
+        );
+        assert_eq!(
+            locale_style(b"x>>>", b"<<", b">>", Charset::C),
+            b"<<x\\>\\>>>>".to_vec()
+        );
+    }
+
+    #[test]
+    fn a_closing_quote_inside_a_character_is_not_one() {
+        // In UTF-8 the quote \u{2019} is one character.
+        let close = "\u{2019}".as_bytes();
+        let name = "it\u{2019}s".as_bytes();
+        let want = "\u{2018}it\\\u{2019}s\u{2019}".as_bytes().to_vec();
+        assert_eq!(
+            locale_style(name, "\u{2018}".as_bytes(), close, Charset::Utf8),
+            want
+        );
+    }
+
+    #[test]
+    fn gnulib_fallback_quotes_without_a_catalog() {
+        let utf8 = (
+            fallback_quote(true, Charset::Utf8, false),
+            fallback_quote(false, Charset::Utf8, true),
+        );
+        assert_eq!(utf8, ("\u{2018}".as_bytes(), "\u{2019}".as_bytes()));
+        let gb = Charset::Multibyte { gb18030: true };
+        assert_eq!(fallback_quote(true, gb, false), b"\xa1\xae");
+        assert_eq!(fallback_quote(false, gb, true), b"\xa1\xaf");
+        assert_eq!(fallback_quote(true, Charset::C, false), b"'");
+        assert_eq!(fallback_quote(false, Charset::C, true), b"\"");
+        let euc = Charset::Multibyte { gb18030: false };
+        assert_eq!(fallback_quote(false, euc, false), b"'");
+    }
+}
