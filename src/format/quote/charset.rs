@@ -13,6 +13,10 @@ use crate::sys::charset::{decode, Charset, MbChar};
 pub(crate) enum Kind {
     /// Printable (`isprint`/`iswprint`), with its column width.
     Print(u8),
+    /// Printable to `iswprint` but without a width (`wcwidth` -1; tens of
+    /// thousands of GB18030 characters): the styles leave it alone, `-q`
+    /// turns it into `?`, and it counts 1 column when shown raw.
+    PrintNoWidth,
     /// Not printable, a control character: counts 0 columns when shown raw.
     Cntrl,
     /// Not printable, not a control (unassigned code points, code points
@@ -28,7 +32,7 @@ pub(crate) enum Kind {
 impl Kind {
     /// Printable: shown as is by every style.
     pub(crate) fn printable(self) -> bool {
-        matches!(self, Kind::Print(_))
+        matches!(self, Kind::Print(_) | Kind::PrintNoWidth)
     }
 
     /// Columns the unit takes when its bytes are written out unchanged
@@ -38,7 +42,7 @@ impl Kind {
         match self {
             Kind::Print(w) => usize::from(w),
             Kind::Cntrl => 0,
-            Kind::Other | Kind::Invalid | Kind::Incomplete => 1,
+            Kind::PrintNoWidth | Kind::Other | Kind::Invalid | Kind::Incomplete => 1,
         }
     }
 }
@@ -90,8 +94,9 @@ pub(crate) fn next_unit(s: &[u8], charset: Charset) -> (usize, Kind) {
 }
 
 /// A character of a multibyte set other than UTF-8, classified by the C
-/// library as gnulib does: printable by `iswprint`, width by `wcwidth`;
-/// an unfinished sequence takes the rest of the input.
+/// library as gnulib does: printable by `iswprint` (quotearg), width by
+/// `wcwidth` (mbsnwidth, `-q`); an unfinished sequence takes the rest of
+/// the input.
 fn multibyte_unit(s: &[u8]) -> (usize, Kind) {
     match decode(s) {
         MbChar::Invalid => (1, Kind::Invalid),
@@ -103,7 +108,7 @@ fn multibyte_unit(s: &[u8]) -> (usize, Kind) {
             width,
         } => {
             let kind = if printable {
-                Kind::Print(u8::try_from(width.max(0)).unwrap_or(u8::MAX))
+                u8::try_from(width).map_or(Kind::PrintNoWidth, Kind::Print)
             } else if control {
                 Kind::Cntrl
             } else {
