@@ -13,6 +13,7 @@ pub mod config;
 pub mod entry;
 pub mod error;
 pub mod format;
+pub mod listing;
 pub mod options;
 pub mod output;
 pub mod plan;

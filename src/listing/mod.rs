@@ -1,16 +1,23 @@
 //! Printing one batch of entries (the file operands, or one directory's
-//! contents) in the configured format, or as `--json` records.
+//! contents) in the configured layout, or as `--json` records: the
+//! layouts, over the value formatters of `format`.
 #![forbid(unsafe_code)]
+
+pub mod columns;
+pub mod dired;
+pub mod json;
+pub mod long;
+pub mod name;
 
 use crate::config::Config;
 use crate::entry::Entry;
-use crate::format::columns::{self, Cell};
-use crate::format::json::JsonWriter;
-use crate::format::long::LongPrinter;
-use crate::format::name::NameRenderer;
 use crate::format::quote::listing_aligns_quotes;
 use crate::options::Format;
 use crate::output::{Output, Sink};
+use columns::Cell;
+use json::JsonWriter;
+use long::LongPrinter;
+use name::NameRenderer;
 
 /// Formats batches of entries; holds what is computed once per run.
 pub struct Printer<'a> {
@@ -314,7 +321,7 @@ impl Printer<'_> {
     /// The `--dired` trailer, after everything else.
     pub fn finish(&mut self, out: &mut Output) {
         if let (true, Some(long)) = (self.dired(), &self.long) {
-            let style = crate::format::dired::style_name(self.config.quoting);
+            let style = dired::style_name(self.config.quoting);
             long.dired.finish(out, style);
         }
     }

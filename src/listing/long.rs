@@ -7,11 +7,11 @@ use std::fmt::Write as _;
 
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
-use crate::format::dired::Dired;
-use crate::format::listing::{block_text, context_text, inode_text, pad_left};
-use crate::format::name::NameRenderer;
 use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
+use crate::listing::dired::Dired;
+use crate::listing::name::NameRenderer;
+use crate::listing::{block_text, context_text, inode_text, pad_left};
 use crate::output::Output;
 use crate::sys::xattr::AccessMarker;
 use crate::sys::FileType;
