@@ -11,7 +11,7 @@
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::format::owner::Names;
-use crate::listing::long::mode_string;
+use crate::listing::fields::mode_string;
 use crate::options::{Format, TimeField};
 use crate::output::Output;
 use crate::sys::xattr::AccessMarker;

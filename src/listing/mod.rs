@@ -5,6 +5,7 @@
 
 pub mod columns;
 pub mod dired;
+mod fields;
 pub mod json;
 pub mod long;
 pub mod name;
@@ -15,6 +16,7 @@ use crate::format::quote::listing_aligns_quotes;
 use crate::options::Format;
 use crate::output::{Output, Sink};
 use columns::Cell;
+use fields::{block_text, context_text, inode_text, pad_left};
 use json::JsonWriter;
 use long::LongPrinter;
 use name::NameRenderer;
@@ -28,12 +30,6 @@ pub struct Printer<'a> {
     /// Only built for `--json`, which replaces every text layout.
     pub json: Option<JsonWriter<'a>>,
     scratch: Vec<u8>,
-}
-
-/// Right-aligns `text` in `width` columns.
-pub fn pad_left(out: &mut Vec<u8>, text: &[u8], width: usize) {
-    out.resize(out.len() + width.saturating_sub(text.len()), b' ');
-    out.extend_from_slice(text);
 }
 
 impl<'a> Printer<'a> {
@@ -257,26 +253,6 @@ struct Prefixes {
     inode: usize,
     blocks: usize,
     context: usize,
-}
-
-/// The `-Z` text of an entry (`?` when unknown).
-pub fn context_text(e: &Entry) -> &[u8] {
-    e.context.as_deref().unwrap_or(b"?")
-}
-
-/// The `-s` column of an entry.
-pub fn block_text(config: &Config, e: &Entry) -> String {
-    match e.meta.as_ref().and_then(|m| m.blocks()) {
-        Some(b) => config.block_size.format_blocks(b),
-        None => "?".to_string(),
-    }
-}
-
-pub fn inode_text(e: &Entry) -> String {
-    match e.meta.as_ref().and_then(|m| m.ino()) {
-        Some(ino) => ino.to_string(),
-        None => "?".to_string(),
-    }
 }
 
 impl Printer<'_> {
