@@ -16,6 +16,7 @@ pub mod format;
 pub mod listing;
 pub mod options;
 pub mod output;
+pub mod parallel;
 pub mod plan;
 pub mod sort;
 #[allow(unsafe_code)]

@@ -86,6 +86,20 @@ fn config_does_not_depend_on_later_stages() {
     );
 }
 
+#[test]
+fn threads_are_started_in_parallel_alone() {
+    for m in modules() {
+        if m.path == ["parallel"] {
+            continue;
+        }
+        assert!(
+            !m.code.contains("std::thread"),
+            "{} uses std::thread: threads are decided and started in parallel.rs",
+            m.file.display()
+        );
+    }
+}
+
 // ---- The module graph, read from the sources --------------------------------
 
 /// A module's path from the crate root (`[]` is the crate itself).
@@ -202,7 +216,7 @@ fn without_test_blocks(code: &str) -> String {
     while let Some(at) = out[from..].find("#[cfg(test)]") {
         let start = from + at;
         let after = &out[start + "#[cfg(test)]".len()..];
-        let open = after.find(|c: char| c == '{' || c == ';').unwrap_or(0);
+        let open = after.find(['{', ';']).unwrap_or(0);
         if !after.trim_start().starts_with("mod ") || after.as_bytes()[open] == b';' {
             // A test-only file module (excluded where it is declared).
             from = start + 1;
@@ -232,27 +246,18 @@ fn without_test_blocks(code: &str) -> String {
 fn child_declarations(code: &str) -> Vec<(String, bool)> {
     let mut found = Vec::new();
     for (i, _) in code.match_indices("mod ") {
-        let before = code[..i].trim_end();
-        if i > 0
-            && !before.ends_with(|c: char| c == ';' || c == '}' || c == ']' || c == ')')
-            && !before.ends_with("pub")
-            && !before.is_empty()
-        {
+        if code[..i].chars().last().is_some_and(is_ident) {
             continue;
         }
         let rest = &code[i + 4..];
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
+        let name: String = rest.chars().take_while(|c| is_ident(*c)).collect();
         if name.is_empty() || !rest[name.len()..].trim_start().starts_with(';') {
             continue;
         }
-        let attrs = before.trim_end_matches(|c: char| c.is_whitespace());
+        let attrs = code[..i].trim_end();
         let attrs = attrs.strip_suffix("pub").unwrap_or(attrs).trim_end();
         let attrs = attrs.strip_suffix("pub(crate)").unwrap_or(attrs).trim_end();
-        let test_only = attrs.ends_with("#[cfg(test)]") || attrs.ends_with("# [cfg(test)]");
-        found.push((name, test_only));
+        found.push((name, attrs.ends_with("#[cfg(test)]")));
     }
     found
 }
@@ -379,11 +384,10 @@ struct Edge {
     evidence: String,
 }
 
-fn sibling_edges() -> Vec<Edge> {
-    let modules = modules();
+fn sibling_edges(modules: &[Module]) -> Vec<Edge> {
     let known: HashSet<ModPath> = modules.iter().map(|m| m.path.clone()).collect();
     let mut edges = Vec::new();
-    for m in &modules {
+    for m in modules {
         for target in named_paths(m, &known) {
             let common = m
                 .path
@@ -406,8 +410,8 @@ fn sibling_edges() -> Vec<Edge> {
 
 /// The cycles among siblings under every parent, each as the loop of
 /// module names with the evidence for each step.
-fn import_cycles() -> Vec<String> {
-    let edges = sibling_edges();
+fn import_cycles(modules: &[Module]) -> Vec<String> {
+    let edges = sibling_edges(modules);
     let mut graphs: BTreeMap<ModPath, BTreeMap<String, BTreeMap<String, String>>> = BTreeMap::new();
     for e in edges {
         graphs
@@ -473,6 +477,35 @@ fn import_cycles() -> Vec<String> {
 
 #[test]
 fn no_import_cycle_among_siblings_under_any_parent() {
-    let cycles = import_cycles();
+    let cycles = import_cycles(&modules());
     assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
+}
+
+/// A module for the checker's own tests.
+fn module(path: &str, code: &str) -> Module {
+    Module {
+        path: path
+            .split("::")
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect(),
+        file: PathBuf::from(path),
+        code: without_test_blocks(&strip_comments_and_strings(code)),
+    }
+}
+
+#[test]
+fn the_checker_sees_a_loop_through_a_third_module_and_ignores_tests_and_comments() {
+    let tree = [
+        module("", "pub mod a; pub mod b; pub mod c;"),
+        module("a", "use crate::{b::{self, X as Y}, options};"),
+        module("b", "fn f() { super::c::g() }"),
+        module("c", "// crate::a::h\nconst S: &str = \"crate::a\";\n#[cfg(test)]\nmod tests { use crate::a; }"),
+    ];
+    assert!(import_cycles(&tree).is_empty());
+    let mut looped = tree;
+    looped[3] = module("c", "pub fn g() { crate::a::h() }");
+    let cycles = import_cycles(&looped);
+    assert_eq!(cycles.len(), 1, "{cycles:?}");
+    assert!(cycles[0].contains("a -> b -> c -> a"), "{}", cycles[0]);
 }
