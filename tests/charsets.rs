@@ -63,6 +63,10 @@ const SWITCHES: &[&[&str]] = &[
     &["--quoting-style=clocale"],
     &["--quoting-style=escape", "-x"],
     &["-Q", "-F"],
+    // What a terminal gets by default.
+    &["-q", "--quoting-style=shell-escape", "-C", "-w", "80"],
+    &["-l", "--time-style=+%s", "-q"],
+    &["-l", "--time-style=+%s", "--quoting-style=locale"],
 ];
 
 fn tree() -> TempDir {

@@ -151,7 +151,14 @@ impl Quoter {
         }
         let start = out.len();
         let starts_with_quote = styles::quote_into(self, name, out);
-        let width = if self.hide_control_chars {
+        // GNU ls puts `?` for what is left unprintable only after the
+        // styles that escape nothing (literal, shell, shell-always); after
+        // the others `-q` changes nothing, and the width is mbsnwidth's.
+        let replaces = matches!(
+            self.style,
+            QuotingStyle::Literal | QuotingStyle::Shell | QuotingStyle::ShellAlways
+        );
+        let width = if self.hide_control_chars && replaces {
             charset::hide_unprintable(out, start, self.charset)
         } else {
             charset::raw_width(out.get(start..).unwrap_or_default(), self.charset)
