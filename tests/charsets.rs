@@ -102,6 +102,38 @@ fn names_in_every_charset_are_quoted_and_measured_as_gnu_ls() {
     }
 }
 
+/// Every quoting style with and without `-q`, in columns (widths matter).
+#[test]
+fn every_style_with_and_without_hidden_control_chars() {
+    let t = tree();
+    let styles = [
+        "literal",
+        "shell",
+        "shell-always",
+        "shell-escape",
+        "shell-escape-always",
+        "c",
+        "c-maybe",
+        "escape",
+        "locale",
+        "clocale",
+    ];
+    for (locale, spelled) in LOCALES {
+        if !locale_generated(spelled) {
+            continue;
+        }
+        for style in styles {
+            for hide in ["-q", "--show-control-chars"] {
+                let style = format!("--quoting-style={style}");
+                let args = [style.as_str(), hide, "-C", "-w", "70"];
+                if !compare(t.path(), &args, &[("LC_ALL", locale)]) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn diagnostics_quote_names_in_the_locale_charset() {
     let t = tree();
