@@ -28,7 +28,7 @@ use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 use chain::{DirChain, DirId};
 use prefetch::{DirRead, Prefetcher};
-use probe::{Facts, Prober};
+use probe::{EntryError, Facts, Prober};
 
 mod chain;
 mod concurrent;
@@ -511,17 +511,18 @@ impl<'a> Walker<'a> {
     }
 
     /// Records what was learned about `entry` of directory `dir`, reporting
-    /// its error if it could not be stat'ed.
+    /// its error if it could not be stat'ed or its link not read.
     fn apply(&mut self, dir: &[u8], entry: &mut Entry, facts: Facts) {
         if let Some(err) = facts.record_into(entry) {
             self.report_entry_error(dir, entry, &err);
         }
     }
 
-    fn report_entry_error(&mut self, dir: &[u8], entry: &Entry, err: &std::io::Error) {
+    fn report_entry_error(&mut self, dir: &[u8], entry: &Entry, err: &EntryError) {
+        let (key, err) = err.parts();
         self.status.file_error(
             &mut self.out,
-            "cannot access %s",
+            key,
             &entry_path(dir, entry.name_bytes()),
             err,
             false,

@@ -9,7 +9,7 @@
 
 use std::sync::Mutex;
 
-use super::probe::Prober;
+use super::probe::{EntryError, Prober};
 use crate::entry::Entry;
 use crate::parallel;
 
@@ -26,7 +26,7 @@ pub fn probe_into(
     entries: &mut [Entry],
     threads: usize,
     chunk: usize,
-) -> Vec<(usize, std::io::Error)> {
+) -> Vec<(usize, EntryError)> {
     let chunk = chunk.max(1);
     // More threads than chunks would have nothing to do.
     let threads = threads.min(entries.len().div_ceil(chunk));

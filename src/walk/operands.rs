@@ -109,7 +109,16 @@ impl Walker<'_> {
         }
         let mut link = LinkTarget::default();
         if self.plan.read_link {
-            link.path = read_link(base, &entry.name).ok();
+            match read_link(base, &entry.name) {
+                Ok(path) => link.path = Some(path),
+                Err(err) => self.status.file_error(
+                    &mut self.out,
+                    "cannot read symbolic link %s",
+                    entry.name.to_bytes(),
+                    &err,
+                    true,
+                ),
+            }
         }
         if !self.plan.link_target.is_empty() {
             let flags = StatFlags {

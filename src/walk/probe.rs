@@ -27,13 +27,36 @@ pub struct Facts {
     pub link: Option<Box<LinkTarget>>,
     pub access: AccessMarker,
     pub context: Option<Vec<u8>>,
+    /// The symlink could be stat'ed but not read (`/proc/PID/cwd` of
+    /// another user).
+    pub link_error: Option<std::io::Error>,
+}
+
+/// What went wrong with one entry, reported by the walker in directory
+/// order with GNU's words.
+#[derive(Debug)]
+pub enum EntryError {
+    /// `cannot access %s`: the entry could not be stat'ed.
+    Access(std::io::Error),
+    /// `cannot read symbolic link %s`: it is listed without its target.
+    ReadLink(std::io::Error),
+}
+
+impl EntryError {
+    /// GNU's message key and the error.
+    pub fn parts(&self) -> (&'static str, &std::io::Error) {
+        match self {
+            EntryError::Access(e) => ("cannot access %s", e),
+            EntryError::ReadLink(e) => ("cannot read symbolic link %s", e),
+        }
+    }
 }
 
 impl Facts {
     /// Stores what was learned in `entry`: a vanished or unreadable entry
     /// keeps its name, is marked for `?`s, and its error is handed back for
     /// the caller to report in directory order.
-    pub fn record_into(self, entry: &mut Entry) -> Option<std::io::Error> {
+    pub fn record_into(self, entry: &mut Entry) -> Option<EntryError> {
         match self.stat {
             None => return None,
             Some(Ok(meta)) => {
@@ -44,13 +67,28 @@ impl Facts {
             }
             Some(Err(err)) => {
                 entry.stat_failed = true;
-                return Some(err);
+                return Some(EntryError::Access(err));
             }
         }
         entry.link = self.link;
         entry.access = self.access;
         entry.context = self.context;
-        None
+        self.link_error.map(EntryError::ReadLink)
+    }
+}
+
+/// A link's contents when the plan reads them: the text, or the error
+/// GNU reports.
+fn read_result(
+    read: bool,
+    f: impl FnOnce() -> std::io::Result<Vec<u8>>,
+) -> (Option<Vec<u8>>, Option<std::io::Error>) {
+    if !read {
+        return (None, None);
+    }
+    match f() {
+        Ok(path) => (Some(path), None),
+        Err(e) => (None, Some(e)),
     }
 }
 
@@ -127,11 +165,8 @@ impl Prober<'_> {
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
         if file_type == FileType::Symlink {
-            let path = if self.plan.read_link {
-                read_link(self.base(), name).ok()
-            } else {
-                None
-            };
+            let (path, error) = read_result(self.plan.read_link, || read_link(self.base(), name));
+            facts.link_error = error;
             facts.link = Some(Box::new(self.link_target(name, path)));
         }
         let target = Target::InDir(self.dir, name);
@@ -162,11 +197,8 @@ impl Prober<'_> {
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
         if file_type == FileType::Symlink {
-            let path = if self.plan.read_link {
-                read_link_handle(handle).ok()
-            } else {
-                None
-            };
+            let (path, error) = read_result(self.plan.read_link, || read_link_handle(handle));
+            facts.link_error = error;
             facts.link = Some(Box::new(self.link_target(name, path)));
         }
         self.probe_xattrs(&mut facts, Target::Handle(handle), &meta, file_type);
