@@ -64,6 +64,10 @@ pub enum OptId {
     /// `--json`: not GNU's. No GNU long option starts with `j`, so every
     /// abbreviation GNU accepted still means what it meant.
     Json,
+    /// `--cached=MODE`: not GNU ls's (GNU stat's). No GNU ls long option
+    /// starts with `ca`, so every abbreviation GNU accepted still means
+    /// what it meant.
+    Cached,
     /// `-c`
     Ctime,
     /// `-f`
@@ -181,6 +185,7 @@ pub static OPTIONS: &[OptSpec] = &[
     o(OptId::Help, "help", Some("help"), None, N, "", "print this text"),
     o(OptId::Version, "version", Some("version"), None, N, "", "print the version"),
     o(OptId::Json, "json", Some("json"), None, N, "", "one JSON object per entry per line (NDJSON);\n                               -l, -i, -s, -Z choose the fields"),
+    o(OptId::Cached, "cached", Some("cached"), None, Req, "MODE", "attributes from the network client's cache: always,\n                               never (ask the server), default (as GNU ls)"),
     o(OptId::Ctime, "c", None, Some('c'), N, "", "use status change times (sorting by it unless -l)"),
     o(OptId::Unsorted, "f", None, Some('f'), N, "", "all entries, unsorted; cancels -l, -s, --color"),
     o(OptId::LongNoOwner, "g", None, Some('g'), N, "", "long format without the owner column"),
@@ -203,6 +208,15 @@ impl OptId {
     /// This option's row of [`OPTIONS`].
     pub fn spec(self) -> &'static OptSpec {
         OPTIONS.iter().find(|s| s.id == self).unwrap_or(&OPTIONS[0])
+    }
+}
+
+impl OptId {
+    /// Whether this option is ours alone (GNU ls 9.1 has no such option):
+    /// never listed among the candidates of an ambiguous abbreviation, so
+    /// GNU's diagnostics stay GNU's.
+    pub fn is_extension(self) -> bool {
+        matches!(self, OptId::Json | OptId::Cached)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::format::size::SizeFormat;
 use crate::options::QuotingStyle;
 use crate::options::When;
 use crate::options::{Dereference, Format, Hidden, IndicatorStyle, SortKey, TimeField};
+use crate::sys::stat::CacheMode;
 
 /// What the options said, before defaults and the environment are applied.
 /// `None` means "not given".
@@ -53,6 +54,8 @@ pub struct Switches {
     pub context: bool,
     /// `--json`.
     pub json: bool,
+    /// `--cached=MODE` (`None`: `LS_CACHED` or the default decides).
+    pub cached: Option<CacheMode>,
 }
 
 impl Default for Switches {
@@ -91,6 +94,7 @@ impl Default for Switches {
             dired: false,
             context: false,
             json: false,
+            cached: None,
         }
     }
 }
@@ -237,6 +241,15 @@ impl Switches {
             OptId::Context => self.context = true,
             OptId::Author => self.author = true,
             OptId::Json => self.json = true,
+            // Not GNU ls's option, so not GNU ls's argmatch status (1): a
+            // bad mode is a usage error, like a bad `--width`.
+            OptId::Cached => {
+                let mode = args::argmatch(arg, args::CACHED_ARGS).map_err(|e| {
+                    let m = args::argmatch_message(e, arg, "--cached", args::CACHED_ARGS, utf8);
+                    fatal(m, 2, true)
+                })?;
+                self.cached = Some(mode);
+            }
             OptId::Help => return Err(Stop::Help),
             OptId::Version => return Err(Stop::Version),
         }
