@@ -277,8 +277,15 @@ pub fn help_text(prog: &str) -> String {
          FORMAT in +FORMAT is a strftime format; FORMAT1<newline>FORMAT2 gives the\n\
          format for old files and for recent ones. TIME_STYLE sets the default style,\n\
          LS_COLORS the colours, QUOTING_STYLE the quoting, COLUMNS the width.\n\n\
+         MODE of --cached (default: LS_CACHED, else default) is for network file\n\
+         systems: always takes sizes and times from the client's cache (the NFS\n\
+         attribute cache, CephFS caps already held), so that -l sends no attribute\n\
+         request and never slows a writer down, even if the values are a moment old;\n\
+         never asks the server every time; default does what GNU ls does.\n\n\
          Exit status: 0 on success, 1 for minor trouble (e.g. an unreadable\n\
-         subdirectory), 2 for serious trouble (e.g. a missing operand).\n",
+         subdirectory), 2 for serious trouble (e.g. a missing operand).\n\n\
+         statls is compatible with ls 9.1 of GNU coreutils\n\
+         (https://www.gnu.org/software/coreutils/): same options, output and status.\n",
     );
     out
 }
