@@ -21,13 +21,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use util::{gnu, ours, run, TempDir};
+use util::{gnu, ours, run, skipped, TempDir};
 
 const MODES: [&str; 3] = ["default", "always", "never"];
-
-fn skipped(what: &str) {
-    eprintln!("SKIPPED: {what}");
-}
 
 #[test]
 fn an_invalid_mode_lists_the_valid_ones_and_is_a_usage_error() {

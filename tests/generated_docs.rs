@@ -15,6 +15,8 @@
 //! every option, environment variable and exit status.
 #![forbid(unsafe_code)]
 
+mod util;
+
 use std::path::PathBuf;
 use std::process::Command as Process;
 
@@ -321,7 +323,7 @@ fn man_page_renders_without_warnings() {
         .env("LC_ALL", "C.UTF-8")
         .output();
     let Ok(out) = man else {
-        eprintln!("SKIPPED: man (man-db) is not installed; man/ls.1 not rendered");
+        util::skipped("man (man-db) is not installed; man/ls.1 not rendered");
         return;
     };
     assert!(

@@ -4,6 +4,8 @@
 //! packages install beside the system's `ls`, never over it.
 #![forbid(unsafe_code)]
 
+mod util;
+
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -84,7 +86,7 @@ fn rust_version_is_what_every_locked_dependency_needs() {
         }
     }
     if checked == 0 {
-        eprintln!("SKIPPED: no unpacked registry sources; rust-version not checked");
+        util::skipped("no unpacked registry sources; rust-version not checked");
         return;
     }
     assert!(

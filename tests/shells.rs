@@ -29,7 +29,9 @@ fn available(shell: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !found {
-        eprintln!("SKIPPED: {shell} is not installed; its completion is not checked");
+        util::skipped(&format!(
+            "{shell} is not installed; its completion is not checked"
+        ));
     }
     found
 }
@@ -184,7 +186,7 @@ fn bash_ready() -> bool {
         return false;
     }
     if !Path::new(BASH_COMPLETION).exists() {
-        eprintln!("SKIPPED: bash-completion is not installed; bash completion not checked");
+        util::skipped("bash-completion is not installed; bash completion not checked");
         return false;
     }
     true
@@ -244,7 +246,7 @@ fn bash_completions_generic_help_parser_finds_every_option_it_finds_for_gnu() {
         );
     }
     let Some(gnu) = util::gnu() else {
-        eprintln!("SKIPPED: /bin/ls is not GNU ls 9.1; _parse_help not compared");
+        util::skipped("/bin/ls is not GNU ls 9.1; _parse_help not compared");
         return;
     };
     let theirs = parse_help(&home, gnu.to_str().unwrap());
