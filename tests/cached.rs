@@ -367,7 +367,9 @@ impl Drop for Latfs {
 
 const ENTRIES: u64 = 1000;
 
-fn latfs_fixture(tag: &str) -> Option<(TempDir, PathBuf)> {
+/// latfs over a fresh `src/flat` of [`ENTRIES`] files, mounted with this
+/// attribute timeout (the mount is dropped, unmounted, before the tree).
+fn mounted(tag: &str, timeout: u32) -> Option<(Latfs, TempDir)> {
     let binary = latfs_binary()?;
     let t = TempDir::new(tag);
     for i in 0..ENTRIES {
@@ -377,7 +379,13 @@ fn latfs_fixture(tag: &str) -> Option<(TempDir, PathBuf)> {
             1_600_000_000 + i as i64,
         );
     }
-    Some((t, binary))
+    let fs = Latfs::mount(
+        &binary,
+        &t.path().join("src"),
+        &t.path().join("mnt"),
+        timeout,
+    )?;
+    Some((fs, t))
 }
 
 fn getattrs(counts: &std::collections::HashMap<String, u64>) -> u64 {
@@ -386,10 +394,7 @@ fn getattrs(counts: &std::collections::HashMap<String, u64>) -> u64 {
 
 #[test]
 fn long_listing_requests_per_mode_with_attribute_timeout_0() {
-    let Some((t, latfs)) = latfs_fixture("cached-latfs0") else {
-        return;
-    };
-    let Some(fs) = Latfs::mount(&latfs, &t.path().join("src"), &t.path().join("mnt"), 0) else {
+    let Some((fs, _tree)) = mounted("cached-latfs0", 0) else {
         return;
     };
     // What starting any program in the directory costs (the chdir).
@@ -425,10 +430,7 @@ fn long_listing_requests_per_mode_with_attribute_timeout_0() {
 
 #[test]
 fn never_asks_the_server_even_while_the_attributes_are_cached() {
-    let Some((t, latfs)) = latfs_fixture("cached-latfs60") else {
-        return;
-    };
-    let Some(fs) = Latfs::mount(&latfs, &t.path().join("src"), &t.path().join("mnt"), 60) else {
+    let Some((fs, _tree)) = mounted("cached-latfs60", 60) else {
         return;
     };
     // A first listing fills the kernel's caches for 60 seconds.
