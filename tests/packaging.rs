@@ -169,3 +169,21 @@ fn packages_install_beside_the_system_ls_with_man_page_and_completions() {
         );
     }
 }
+
+#[test]
+fn documentation_builds_without_warnings() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["doc", "--no-deps", "--offline", "--quiet"])
+        .current_dir(root())
+        .env("RUSTDOCFLAGS", "-D warnings")
+        // Its own target directory: no lock shared with the running build.
+        .env("CARGO_TARGET_DIR", root().join("target/doc-check"))
+        .output()
+        .expect("run cargo doc");
+    assert!(
+        out.status.success(),
+        "cargo doc reports:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -121,15 +121,32 @@ fn fatal(message: Vec<u8>, status: i32, try_help: bool) -> Stop {
     }
 }
 
-/// Matches an enumerated argument, or the "invalid argument" stop (exit 1).
+/// Matches an enumerated argument, or the "invalid argument" stop (exit 1,
+/// as GNU ls's argmatch options).
 fn word<T: Copy + PartialEq>(
     v: &[u8],
     option: &str,
     table: &[(&str, T)],
     utf8: bool,
 ) -> Result<T, Stop> {
-    args::argmatch(v, table)
-        .map_err(|e| fatal(args::argmatch_message(e, v, option, table, utf8), 1, true))
+    word_or_exit(v, option, table, utf8, 1)
+}
+
+/// [`word`] with the exit status of the "invalid argument" stop.
+fn word_or_exit<T: Copy + PartialEq>(
+    v: &[u8],
+    option: &str,
+    table: &[(&str, T)],
+    utf8: bool,
+    status: i32,
+) -> Result<T, Stop> {
+    args::argmatch(v, table).map_err(|e| {
+        fatal(
+            args::argmatch_message(e, v, option, table, utf8),
+            status,
+            true,
+        )
+    })
 }
 
 /// `--color`, `--hyperlink`, `--classify`: no argument means always.
@@ -244,11 +261,7 @@ impl Switches {
             // Not GNU ls's option, so not GNU ls's argmatch status (1): a
             // bad mode is a usage error, like a bad `--width`.
             OptId::Cached => {
-                let mode = args::argmatch(arg, args::CACHED_ARGS).map_err(|e| {
-                    let m = args::argmatch_message(e, arg, "--cached", args::CACHED_ARGS, utf8);
-                    fatal(m, 2, true)
-                })?;
-                self.cached = Some(mode);
+                self.cached = Some(word_or_exit(arg, "--cached", args::CACHED_ARGS, utf8, 2)?)
             }
             OptId::Help => return Err(Stop::Help),
             OptId::Version => return Err(Stop::Version),
