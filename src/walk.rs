@@ -21,15 +21,18 @@ use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use crate::sys::dir::{read_dir_each, DirBuffer};
+use crate::sys::limits::is_descriptor_exhaustion;
 use crate::sys::path::{child_path, entry_path};
 use crate::sys::stat::{read_link, stat_at, Base, Need, StatFlags};
 use crate::sys::xattr::{AclProbe, InDir, Target};
 use crate::sys::FileType;
+use budget::Budget;
 use chain::DirChain;
-use prefetch::{DirRead, Prefetcher};
+use prefetch::{DirRead, Outcome, Prefetcher};
 use probe::{Facts, Lookup, Prober};
 use strategy::Strategy;
 
+mod budget;
 mod chain;
 mod concurrent;
 mod filter;
@@ -136,6 +139,14 @@ impl<'a> Walker<'a> {
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = self.read_ahead_workers(&dirs);
+        // Descriptors for the path and the read-ahead, from what is free.
+        let descriptors = if self.config.recursive {
+            let budget = Budget::get();
+            self.chain = DirChain::new(budget.chain);
+            budget.read_ahead
+        } else {
+            0
+        };
         let mut work: Vec<Work> = dirs
             .into_iter()
             .rev()
@@ -154,7 +165,7 @@ impl<'a> Walker<'a> {
             xattrs: Arc::clone(&self.xattrs),
         };
         std::thread::scope(|scope| {
-            let mut ahead = Prefetcher::start(scope, workers, context);
+            let mut ahead = Prefetcher::start(scope, workers, descriptors, context);
             while let Some(item) = work.pop() {
                 match item {
                     Work::Leave => {
@@ -299,7 +310,7 @@ impl<'a> Walker<'a> {
     fn list_dir(&mut self, pending: Pending, work: &mut Vec<Work>, ahead: &mut Prefetcher<'_>) {
         let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
             Some(outcome) => outcome,
-            None => match self.open_listed(&pending) {
+            None => match self.open_reached(&pending, ahead) {
                 Some(opened) => opened,
                 None => return,
             },
@@ -412,12 +423,18 @@ impl<'a> Walker<'a> {
             }
             None => self.complete_entries(dir, dir_dev, &mut entries),
         }
+        // GNU closes a directory before it formats the entries, so a user
+        // lookup can still open /etc/passwd under a tight descriptor
+        // limit: the descriptor is kept only to open subdirectories from,
+        // and only where the path's budget holds one.
+        let fd = (dir_id.is_some() && self.chain.holds()).then_some(fd);
         self.sort(&mut entries);
         if self.plan.print_total {
             self.printer.print_total(&mut self.out, &entries);
         }
         self.printer.names.dir.clone_from(&pending.path);
         self.printer.print(&mut self.out, &entries);
+        ahead.listed(entries.len());
         if let Some(id) = dir_id {
             work.push(Work::Leave);
             self.chain.push(id, fd);
@@ -443,10 +460,30 @@ impl<'a> Walker<'a> {
         self.spare = entries;
     }
 
+    /// Opens a directory the walk reaches unread. Meeting the descriptor
+    /// limit here is the doing of what is held for speed (GNU holds one
+    /// directory at a time): the read-ahead and then the path give their
+    /// descriptors back, and the open is tried again, relative to the
+    /// parent, then by the path.
+    fn open_reached(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<Outcome> {
+        let exhausted = |o: &Outcome| matches!(o, Err(e) if is_descriptor_exhaustion(e));
+        let mut outcome = self.open_listed(pending)?;
+        if exhausted(&outcome) {
+            ahead.release();
+            self.chain.release(true);
+            outcome = self.open_listed(pending)?;
+        }
+        if exhausted(&outcome) {
+            self.chain.release(false);
+            outcome = self.open_listed(pending)?;
+        }
+        Some(outcome)
+    }
+
     /// Opens a directory that was not read ahead: relative to its parent's
     /// descriptor when it has one, else by its path; with `-R` also the
     /// loop-detection stat. `None` for a path that cannot be a C string.
-    fn open_listed(&self, pending: &Pending) -> Option<prefetch::Outcome> {
+    fn open_listed(&self, pending: &Pending) -> Option<Outcome> {
         let recursive = self.config.recursive;
         Some(match self.chain.parent().filter(|_| !pending.operand) {
             Some(parent) => {
@@ -490,6 +527,7 @@ impl<'a> Walker<'a> {
     /// far as the window allows: those at the top of the work stack that
     /// belong to the directory on top of the `-R` path.
     fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
+        ahead.expire();
         if ahead.window() == 0 {
             return;
         }
@@ -504,8 +542,14 @@ impl<'a> Walker<'a> {
             if p.operand || wanted.len() == ahead.window() {
                 break;
             }
-            if p.ahead.map_or(true, |id| !ahead.is_submitted(id)) {
-                wanted.push(p);
+            match p.ahead {
+                Some(id) if ahead.is_submitted(id) => {}
+                Some(id) => {
+                    ahead.forget(id);
+                    p.ahead = None;
+                    wanted.push(p);
+                }
+                None => wanted.push(p),
             }
         }
         if wanted.is_empty() {

@@ -1,24 +1,58 @@
-//! Process limits that bound how much the walk may hold at once.
+//! Process limits that bound how much the walk may hold at once: the
+//! descriptors still free under `RLIMIT_NOFILE` (not the limit alone: a
+//! parent may leave hundreds open), the CPUs, and whether an address-space
+//! limit (`ulimit -v`) leaves room for helper threads.
 
 use std::sync::OnceLock;
 
-/// Descriptors kept back from the probe threads: standard streams, the
-/// directories held open along a `-R` path, the directory being read.
-const RESERVED: u64 = 32;
+use rustix::fs::{Mode, OFlags, RawDir};
+use rustix::process::{getrlimit, Resource};
 
-/// How many O_PATH handles may be open at once beyond what the walk itself
-/// holds: the soft `RLIMIT_NOFILE` less a reserve, at least 1 (under
-/// `ulimit -n 64` that is 32). A probe that still meets EMFILE falls back
-/// to asking by name.
-pub fn spare_descriptors() -> usize {
-    static SPARE: OnceLock<usize> = OnceLock::new();
-    *SPARE.get_or_init(|| {
-        let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile);
-        match limit.current {
-            Some(n) => usize::try_from(n.saturating_sub(RESERVED).max(1)).unwrap_or(usize::MAX),
-            None => usize::MAX,
-        }
+/// Descriptors this process may still open: the soft `RLIMIT_NOFILE` less
+/// those open now, counted once, on first use (the standard streams and
+/// whatever the parent left open). `usize::MAX` without a limit.
+///
+/// Counted by listing `/proc/self/fd` (opened without `O_DIRECTORY`, and
+/// closed again at once); where that cannot be opened for want of a
+/// descriptor, none is free; without `/proc`, only the standard streams
+/// are taken to be open.
+pub fn free_descriptors() -> usize {
+    static FREE: OnceLock<usize> = OnceLock::new();
+    *FREE.get_or_init(|| {
+        let Some(limit) = getrlimit(Resource::Nofile).current else {
+            return usize::MAX;
+        };
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        let open = match open_descriptors() {
+            Ok(n) => n,
+            Err(rustix::io::Errno::MFILE | rustix::io::Errno::NFILE) => limit,
+            Err(_) => 3,
+        };
+        limit.saturating_sub(open)
     })
+}
+
+/// The error of a call that needed a descriptor when none was left
+/// (EMFILE: this process's limit; ENFILE: the system's).
+pub fn is_descriptor_exhaustion(e: &std::io::Error) -> bool {
+    let emfile = rustix::io::Errno::MFILE.raw_os_error();
+    let enfile = rustix::io::Errno::NFILE.raw_os_error();
+    matches!(e.raw_os_error(), Some(n) if n == emfile || n == enfile)
+}
+
+/// How many descriptors are open (the one used to count them excluded).
+fn open_descriptors() -> rustix::io::Result<usize> {
+    let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(rustix::fs::CWD, c"/proc/self/fd", flags, Mode::empty())?;
+    let mut buffer = [std::mem::MaybeUninit::<u8>::uninit(); 4096];
+    let mut dir = RawDir::new(&fd, &mut buffer);
+    let mut count = 0usize;
+    while let Some(entry) = dir.next() {
+        if !entry?.file_name().to_bytes().starts_with(b".") {
+            count += 1;
+        }
+    }
+    Ok(count.saturating_sub(1))
 }
 
 /// CPUs this process may run on (its affinity mask), at least 1. Not

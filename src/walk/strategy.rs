@@ -41,7 +41,7 @@ impl Strategy {
 /// How to probe a directory's entries. Where each request is a
 /// round-trip (network and FUSE filesystems): by handle (one lookup per
 /// entry), with up to [`MAX_PROBE_THREADS`] in flight, as far as the
-/// descriptor limit allows. On a local disk: by name, one at a time,
+/// descriptor budget allows. On a local disk: by name, one at a time,
 /// but split over the CPUs for a directory large enough to repay the
 /// threads. `STATLS_THREADS` overrides the thread count.
 pub fn choose(
@@ -60,7 +60,7 @@ pub fn choose(
     };
     let by_handle = |threads: usize| Strategy {
         lookup: Lookup::ByHandle,
-        threads: threads.min(crate::sys::limits::spare_descriptors()),
+        threads: threads.min(super::budget::Budget::get().handles),
         chunk: 1,
     };
     match config.probes {
