@@ -503,7 +503,7 @@ impl<'a> Walker<'a> {
     /// to eight) anywhere, `STATLS_THREADS=1` for none.
     fn read_ahead_workers(&self, dirs: &[Entry]) -> usize {
         const REMOTE_WORKERS: usize = 8;
-        if !self.config.recursive {
+        if !self.config.recursive || !crate::sys::limits::threads_allowed() {
             return 0;
         }
         match self.config.probes {

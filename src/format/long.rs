@@ -329,6 +329,7 @@ impl<'a> LongPrinter<'a> {
     /// too (so that tests cover it anywhere).
     fn renders_in_parallel(&self, entries: &[Entry], names: &NameRenderer) -> bool {
         entries.len() >= PARALLEL_LINES_MIN
+            && crate::sys::limits::threads_allowed()
             && !self.config.dired
             && names.painter.is_none()
             && names.hyperlink.is_none()
@@ -345,15 +346,17 @@ impl<'a> LongPrinter<'a> {
         let (first, second) = entries.split_at(entries.len() / 2);
         let mut helper = self.helper();
         let (mine, theirs) = std::thread::scope(|scope| {
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
-                let mut row = Row::default();
-                let mut w = Widths::default();
-                for e in second {
-                    helper.row(e, false, &mut row);
-                    w.add(&row);
-                }
-                w
-            });
+            let spawned = std::thread::Builder::new()
+                .stack_size(HELPER_STACK)
+                .spawn_scoped(scope, || {
+                    let mut row = Row::default();
+                    let mut w = Widths::default();
+                    for e in second {
+                        helper.row(e, false, &mut row);
+                        w.add(&row);
+                    }
+                    w
+                });
             let mut row = Row::default();
             let mut w = Widths::default();
             let rest: &[Entry] = if spawned.is_ok() { &[] } else { second };
@@ -403,21 +406,23 @@ impl<'a> LongPrinter<'a> {
         let (send, receive) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
         std::thread::scope(|scope| {
             let odd = blocks.iter().skip(1).step_by(2);
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                let mut helper_names = NameRenderer::new(config);
-                helper_names.dir = dir;
-                helper_names.align_quotes = align_quotes;
-                let mut row = Row::default();
-                for block in odd {
-                    let mut buf = Vec::with_capacity(block.len() * 80);
-                    for e in *block {
-                        helper.line(e, layout, &helper_names, &mut row, &mut buf);
+            let spawned = std::thread::Builder::new()
+                .stack_size(HELPER_STACK)
+                .spawn_scoped(scope, move || {
+                    let mut helper_names = NameRenderer::new(config);
+                    helper_names.dir = dir;
+                    helper_names.align_quotes = align_quotes;
+                    let mut row = Row::default();
+                    for block in odd {
+                        let mut buf = Vec::with_capacity(block.len() * 80);
+                        for e in *block {
+                            helper.line(e, layout, &helper_names, &mut row, &mut buf);
+                        }
+                        if send.send(buf).is_err() {
+                            return;
+                        }
                     }
-                    if send.send(buf).is_err() {
-                        return;
-                    }
-                }
-            });
+                });
             let mut row = Row::default();
             for (k, block) in blocks.iter().enumerate() {
                 let handed = (k % 2 == 1 && spawned.is_ok())
@@ -440,6 +445,11 @@ impl<'a> LongPrinter<'a> {
 
 /// Listings from this many lines are formatted on two threads.
 const PARALLEL_LINES_MIN: usize = 8192;
+
+/// The formatting helper's stack: lines are built in heap buffers, and the
+/// C library's time and name lookups need a few KiB (not the 2 MiB
+/// default, which counts against an address-space limit).
+const HELPER_STACK: usize = 256 * 1024;
 
 /// Lines per block handed between the threads.
 const PARALLEL_BLOCK: usize = 2048;

@@ -2,6 +2,9 @@
 //! descriptors still free under `RLIMIT_NOFILE` (not the limit alone: a
 //! parent may leave hundreds open), the CPUs, and whether an address-space
 //! limit (`ulimit -v`) leaves room for helper threads.
+//!
+//! Helper threads get small explicit stacks (see the spawning modules) and
+//! every spawn that fails leaves its work to the thread that asked.
 
 use std::sync::OnceLock;
 
@@ -53,6 +56,30 @@ fn open_descriptors() -> rustix::io::Result<usize> {
         }
     }
     Ok(count.saturating_sub(1))
+}
+
+/// The address-space limit (`ulimit -v`) below which no helper thread is
+/// started: each costs a stack (64-256 KiB here, with a guard page) and
+/// the C library would give it a malloc arena of its own, reserving up to
+/// 64 MiB of address space. Under it, `ls` lists exactly as with one thread
+/// (`STATLS_THREADS=1`), so threads never make it fail where one thread
+/// succeeds; above it their stacks, about 5 MiB at most, are 2 % of it.
+const ADDRESS_SPACE_FOR_THREADS: u64 = 256 << 20;
+
+/// Whether helper threads may be started (asked before any is). Under any
+/// address-space limit the threads share the main thread's malloc arena,
+/// so that they reserve no address space beyond their stacks.
+pub fn threads_allowed() -> bool {
+    static ALLOWED: OnceLock<bool> = OnceLock::new();
+    *ALLOWED.get_or_init(|| match getrlimit(Resource::As).current {
+        None => true,
+        Some(limit) => {
+            // SAFETY: mallopt only sets an allocator parameter; it is
+            // called before any helper thread exists.
+            unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+            limit >= ADDRESS_SPACE_FOR_THREADS
+        }
+    })
 }
 
 /// CPUs this process may run on (its affinity mask), at least 1. Not

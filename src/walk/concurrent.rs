@@ -31,7 +31,11 @@ pub fn probe_into(
 ) -> Vec<(usize, std::io::Error)> {
     let chunk = chunk.max(1);
     // More threads than chunks would have nothing to do.
-    let threads = threads.min(entries.len().div_ceil(chunk));
+    let threads = if crate::sys::limits::threads_allowed() {
+        threads.min(entries.len().div_ceil(chunk))
+    } else {
+        1
+    };
     let pieces = Mutex::new(entries.chunks_mut(chunk).enumerate());
     let errors = Mutex::new(Vec::new());
     let work = || loop {
