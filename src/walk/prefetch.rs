@@ -286,6 +286,9 @@ impl<'env> Prefetcher<'env> {
     /// names with them): those directories are read again when the walk
     /// nears them.
     pub fn expire(&mut self) {
+        if self.outstanding == 0 {
+            return;
+        }
         let now = Instant::now();
         let listed = self.shared.listed.load(Ordering::Relaxed);
         let mut state = lock(&self.shared.state);
