@@ -504,3 +504,32 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
         facts,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn done_at(at: Instant, listed: u64) -> Done {
+        Done {
+            outcome: Err(std::io::Error::from_raw_os_error(2)),
+            at,
+            listed,
+        }
+    }
+
+    #[test]
+    fn a_result_read_ahead_goes_stale_after_200_ms() {
+        let t = Instant::now();
+        let done = done_at(t, 0);
+        assert!(!done.stale(t + MAX_AGE, 0));
+        assert!(done.stale(t + MAX_AGE + Duration::from_millis(1), 0));
+    }
+
+    #[test]
+    fn a_result_read_ahead_goes_stale_after_10_000_entries_listed() {
+        let t = Instant::now();
+        let done = done_at(t, 500);
+        assert!(!done.stale(t, 500 + MAX_LISTED_BETWEEN));
+        assert!(done.stale(t, 501 + MAX_LISTED_BETWEEN));
+    }
+}
