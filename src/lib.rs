@@ -13,8 +13,10 @@ pub mod config;
 pub mod entry;
 pub mod error;
 pub mod format;
+pub mod listing;
 pub mod options;
 pub mod output;
+pub mod parallel;
 pub mod plan;
 pub mod sort;
 #[allow(unsafe_code)]

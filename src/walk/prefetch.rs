@@ -28,14 +28,13 @@ use std::ffi::{CStr, CString};
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::thread::Scope;
 use std::time::{Duration, Instant};
 
 use super::filter::Filter;
 use super::probe::{Facts, Prober};
-use super::strategy;
 use crate::config::Config;
 use crate::entry::Entry;
+use crate::parallel::{self, Scope};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
 use crate::sys::limits::is_descriptor_exhaustion;
@@ -237,17 +236,11 @@ impl<'env> Prefetcher<'env> {
     ) -> Prefetcher<'env> {
         let shared = Arc::new(Shared::default());
         let workers = workers.min(descriptors / 2);
-        let mut started = 0;
-        for _ in 0..workers {
+        let started = parallel::spawn_workers(scope, workers, || {
             let shared = Arc::clone(&shared);
             let context = context.clone();
-            let spawned = std::thread::Builder::new()
-                .stack_size(64 * 1024)
-                .spawn_scoped(scope, move || work(&shared, &context));
-            if spawned.is_ok() {
-                started += 1;
-            }
-        }
+            move || work(&shared, &context)
+        });
         let window = if started == 0 {
             0
         } else {
@@ -484,7 +477,7 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
         |d| names.push(&d.name, d.file_type),
     );
     let probed = context.plan.count_probed(names.types.iter().copied());
-    let chosen = strategy::choose(context.config, fd.as_fd(), dev, probed);
+    let chosen = parallel::probe_strategy(context.config, fd.as_fd(), dev, probed);
     let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && chosen.threads <= 1).then(|| {
         let prober = Prober {
             plan: &context.plan,
