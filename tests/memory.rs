@@ -30,7 +30,7 @@ use util::{gnu, ours, TempDir};
 /// KiB.
 fn read_ahead_cost_kib() -> u64 {
     let cpus = rustix::thread::sched_getaffinity(None).map_or(1, |s| s.count() as u64);
-    // The default number of workers on a local disk (walk.rs).
+    // The default number of workers on a local disk (parallel.rs).
     let workers = cpus.saturating_sub(1).clamp(1, 3);
     384 + 128 * workers + 2 * 64
 }
