@@ -46,6 +46,8 @@ struct Pending {
     operand: bool,
     /// Its read-ahead job, once submitted.
     ahead: Option<u64>,
+    /// Its result read ahead went stale once already.
+    stale_once: bool,
 }
 
 impl Pending {
@@ -153,6 +155,7 @@ impl<'a> Walker<'a> {
                     name_at: 0,
                     operand: true,
                     ahead: None,
+                    stale_once: false,
                 })
             })
             .collect();
@@ -449,6 +452,7 @@ impl<'a> Walker<'a> {
                         path,
                         operand: false,
                         ahead: None,
+                        stale_once: false,
                     }));
                 }
             }
@@ -515,7 +519,12 @@ impl<'a> Walker<'a> {
             }
             match p.ahead {
                 Some(id) if ahead.is_submitted(id) => {}
+                // Read ahead twice and gone stale waiting both times: the
+                // walk reads it when its turn comes (a directory is read
+                // three times at most).
+                Some(id) if ahead.went_stale(id) && p.stale_once => {}
                 Some(id) => {
+                    p.stale_once |= ahead.went_stale(id);
                     ahead.forget(id);
                     p.ahead = None;
                     wanted.push(p);

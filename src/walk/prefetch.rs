@@ -19,8 +19,10 @@
 //! Bounded in staleness: a directory read ahead is listed no later than
 //! [`MAX_AGE`] after its reading (and probing) ended, and with no more than
 //! [`MAX_LISTED_BETWEEN`] entries listed by the walk in between; a result
-//! older than that is dropped (and the directory read again when the walk
-//! nears it), so a listing is never staler than GNU's by more than that.
+//! older than that is dropped, and the directory read again (ahead once
+//! more when the walk nears it, then by the walk when its turn comes: no
+//! directory is read more than three times), so a listing is never staler
+//! than GNU's by more than that.
 #![forbid(unsafe_code)]
 
 use std::collections::{HashMap, HashSet};
@@ -220,8 +222,12 @@ pub struct Prefetcher<'a> {
     next_id: u64,
     /// Jobs submitted and not yet taken back.
     outstanding: usize,
-    /// Jobs withdrawn before any worker started them.
+    /// Jobs withdrawn before any worker started them, or whose results
+    /// went stale.
     withdrawn: HashSet<u64>,
+    /// Jobs whose results went stale (the walk reads ahead such a
+    /// directory once more at most).
+    stale: HashSet<u64>,
 }
 
 impl<'env> Prefetcher<'env> {
@@ -255,6 +261,7 @@ impl<'env> Prefetcher<'env> {
             next_id: 0,
             outstanding: 0,
             withdrawn: HashSet::new(),
+            stale: HashSet::new(),
         }
     }
 
@@ -273,6 +280,7 @@ impl<'env> Prefetcher<'env> {
     /// Forgets a withdrawn job that is submitted again under a new id.
     pub fn forget(&mut self, id: u64) {
         self.withdrawn.remove(&id);
+        self.stale.remove(&id);
     }
 
     /// Drops the results that grew stale waiting (their descriptors and
@@ -292,6 +300,7 @@ impl<'env> Prefetcher<'env> {
         for id in stale {
             state.collect(id);
             self.withdrawn.insert(id);
+            self.stale.insert(id);
             self.outstanding -= 1;
         }
         drop(state);
@@ -322,6 +331,11 @@ impl<'env> Prefetcher<'env> {
                 .unwrap_or_else(|e| e.into_inner());
         }
         self.outstanding = 0;
+    }
+
+    /// Whether job `id`'s result was dropped as stale.
+    pub fn went_stale(&self, id: u64) -> bool {
+        self.stale.contains(&id)
     }
 
     /// Whether job `id` is still submitted (not withdrawn).
@@ -368,6 +382,7 @@ impl<'env> Prefetcher<'env> {
     /// caller does queued jobs itself rather than sleep.
     pub fn take(&mut self, id: u64) -> Option<Outcome> {
         if self.withdrawn.remove(&id) {
+            self.stale.remove(&id);
             return None;
         }
         self.outstanding = self.outstanding.saturating_sub(1);
