@@ -4,17 +4,24 @@
 //! `--group-directories-first` applied outside the reversal.
 //!
 //! Sort keys (collation keys, timestamps, sizes) are computed once per entry
-//! before sorting, not in the comparator.
+//! before sorting, not in the comparator; sorting by name, the common case,
+//! has its own path (`names`), split over threads for large directories
+//! (`effort` decides when).
 #![forbid(unsafe_code)]
 
 use std::cmp::Ordering;
 
-use crate::config::Config;
+use crate::config::{Config, ProbeConcurrency};
 use crate::entry::{time_of, Entry};
 use crate::options::SortKey;
 use crate::sys::{locale, Timestamp};
 
+mod effort;
+mod keys;
+mod names;
 mod version;
+
+use names::{Collation, NameSort};
 
 pub use version::filevercmp;
 
@@ -60,9 +67,23 @@ pub fn sort_entries(
     if config.sort == SortKey::None {
         return;
     }
-    if config.sort == SortKey::Name && collate_bytes && !config.group_directories_first {
-        sort_by_name_bytes(entries, config.reverse);
-        return;
+    if config.sort == SortKey::Name {
+        let threads = config.probes != ProbeConcurrency::Sequential;
+        let effort = effort::for_names(entries.len(), !collate_bytes, threads);
+        if effort.keyed {
+            let how = NameSort {
+                collation: if collate_bytes {
+                    Collation::Bytes
+                } else {
+                    Collation::Locale
+                },
+                reverse: config.reverse,
+                dirs_first: config.group_directories_first,
+            };
+            let order = names::order(entries, how, effort);
+            apply_permutation(entries, order);
+            return;
+        }
     }
     let time_field = config.time;
     // Name and version sorts compare the names themselves: no keys needed.
@@ -118,35 +139,6 @@ pub fn sort_entries(
         }
     });
     apply_permutation(entries, order);
-}
-
-/// The common case, names in byte order: sorted by a key of each name's
-/// first sixteen bytes (big-endian, so integer order is byte order), so that
-/// most comparisons are one integer compare and never touch the names.
-/// Equal names (a repeated operand) keep their order, as in a stable sort,
-/// `-r` included.
-fn sort_by_name_bytes(entries: &mut [Entry], reverse: bool) {
-    let prefix = |name: &[u8]| {
-        let mut key = [0u8; 16];
-        let n = name.len().min(16);
-        key[..n].copy_from_slice(&name[..n]);
-        u128::from_be_bytes(key)
-    };
-    let mut keyed: Vec<(u128, usize)> = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (prefix(e.name_bytes()), i))
-        .collect();
-    // Names hold no NUL, so a zero-padded prefix orders like the name
-    // itself; only equal prefixes need the whole names.
-    keyed.sort_unstable_by(|a, b| {
-        let ord =
-            a.0.cmp(&b.0)
-                .then_with(|| entries[a.1].name_bytes().cmp(entries[b.1].name_bytes()));
-        let ord = if reverse { ord.reverse() } else { ord };
-        ord.then(a.1.cmp(&b.1))
-    });
-    apply_permutation(entries, keyed.into_iter().map(|(_, i)| i).collect());
 }
 
 /// Reorders `items` so that position `i` receives the item that was at
