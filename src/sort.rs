@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 use std::cmp::Ordering;
+use std::ffi::CStr;
 
 use crate::config::{Config, ProbeConcurrency};
 use crate::entry::{time_of, Entry};
@@ -35,24 +36,20 @@ enum Primary {
     None,
     Size(u64),
     Time(Timestamp),
-    Extension(Vec<u8>),
+    /// The extension's key (as names are keyed) and where it starts.
+    Extension(Vec<u8>, usize),
     Width(usize),
 }
 
-/// Byte order in the C locale, the locale's collation order otherwise.
-fn collate(name: &[u8], bytes_order: bool) -> Vec<u8> {
-    if bytes_order {
-        name.to_vec()
-    } else {
-        locale::collation_key(name)
-    }
+/// Where a name's extension (from its last `.`) starts; its length if it
+/// has none.
+fn extension_at(name: &[u8]) -> usize {
+    name.iter().rposition(|&b| b == b'.').unwrap_or(name.len())
 }
 
-fn extension(name: &[u8]) -> &[u8] {
-    match name.iter().rposition(|&b| b == b'.') {
-        Some(i) => &name[i..],
-        None => b"",
-    }
+/// The name from byte `at` on, as a C string (a suffix keeps the NUL).
+fn suffix(name: &CStr, at: usize) -> &CStr {
+    CStr::from_bytes_with_nul(&name.to_bytes_with_nul()[at..]).unwrap_or_default()
 }
 
 /// Sorts `entries` in place. `width_of` gives the display width of an
@@ -92,6 +89,7 @@ pub fn sort_entries(
             config.sort,
             SortKey::Size | SortKey::Time | SortKey::Extension | SortKey::Width
         );
+    let mut ext_keys = keys::KeyMaker::new(!collate_bytes, false);
     let keys: Vec<Keys> = entries
         .iter()
         .take(if needs_keys { usize::MAX } else { 0 })
@@ -104,7 +102,9 @@ pub fn sort_entries(
                         .unwrap_or_default(),
                 ),
                 SortKey::Extension => {
-                    Primary::Extension(collate(extension(e.name_bytes()), collate_bytes))
+                    let at = extension_at(e.name_bytes());
+                    let key = ext_keys.key(suffix(&e.name, at), usize::MAX).to_vec();
+                    Primary::Extension(key, at)
                 }
                 SortKey::Width => Primary::Width(width_of(e)),
                 _ => Primary::None,
@@ -172,7 +172,18 @@ fn compare(sort: SortKey, collate_bytes: bool, a: (&Keys, &Entry), b: (&Keys, &E
     match (&a.0.primary, &b.0.primary) {
         (Primary::Size(x), Primary::Size(y)) => y.cmp(x).then_with(by_name),
         (Primary::Time(x), Primary::Time(y)) => y.cmp(x).then_with(by_name),
-        (Primary::Extension(x), Primary::Extension(y)) => x.cmp(y).then_with(by_name),
+        (Primary::Extension(x, i), Primary::Extension(y, j)) => {
+            // Keys decide where they differ; strcoll where they do not.
+            let whole = || {
+                let (ea, eb) = (suffix(&a.1.name, *i), suffix(&b.1.name, *j));
+                if collate_bytes {
+                    ea.cmp(eb)
+                } else {
+                    locale::strcoll_cstr(ea, eb)
+                }
+            };
+            x.cmp(y).then_with(whole).then_with(by_name)
+        }
         (Primary::Width(x), Primary::Width(y)) => x.cmp(y).then_with(by_name),
         _ if sort == SortKey::Version => {
             let (x, y) = (a.1.name_bytes(), b.1.name_bytes());
