@@ -78,7 +78,7 @@ pub fn sort_entries(
                 dirs_first: config.group_directories_first,
             };
             let order = names::order(entries, how, effort);
-            apply_permutation(entries, order);
+            apply_permutation(entries, order, touch_entry);
             return;
         }
     }
@@ -138,16 +138,41 @@ pub fn sort_entries(
             ord
         }
     });
-    apply_permutation(entries, order);
+    apply_permutation(entries, order, touch_entry);
+}
+
+/// Reads an entry (its name's pointer), bringing it into cache.
+fn touch_entry(e: &Entry) {
+    std::hint::black_box(e.name.as_ptr());
 }
 
 /// Reorders `items` so that position `i` receives the item that was at
 /// `order[i]`, in place (cycle by cycle, no second vector of entries).
-fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>) {
+/// `touch` reads an item: each cycle is followed a few steps ahead of the
+/// swaps and the items there are touched, so that their cache misses
+/// overlap instead of following one another (entries are large and, in a
+/// big directory, mostly out of cache).
+fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>, touch: impl Fn(&T)) {
     const DONE: usize = usize::MAX;
+    const AHEAD: usize = 6;
     for start in 0..items.len() {
+        if order[start] == DONE {
+            continue;
+        }
+        // `ahead` runs up to AHEAD steps in front of `j` on this cycle.
+        let mut ahead = start;
+        let mut lead = 0;
         let mut j = start;
-        while order[j] != DONE {
+        loop {
+            while lead < AHEAD {
+                let next = order[ahead];
+                if next == start || next == DONE {
+                    break;
+                }
+                touch(&items[next]);
+                ahead = next;
+                lead += 1;
+            }
             let k = order[j];
             order[j] = DONE;
             if k == start {
@@ -155,6 +180,7 @@ fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>) {
             }
             items.swap(j, k);
             j = k;
+            lead = lead.saturating_sub(1);
         }
     }
 }
@@ -200,7 +226,7 @@ mod permutation_tests {
         let orders: [&[usize]; 4] = [&[0, 1, 2, 3], &[3, 2, 1, 0], &[1, 2, 3, 0], &[2, 0, 3, 1]];
         for order in orders {
             let mut items: Vec<usize> = (10..14).collect();
-            super::apply_permutation(&mut items, order.to_vec());
+            super::apply_permutation(&mut items, order.to_vec(), |_| ());
             let want: Vec<usize> = order.iter().map(|&i| 10 + i).collect();
             assert_eq!(items, want, "{order:?}");
         }

@@ -19,8 +19,11 @@ use std::sync::OnceLock;
 use crate::sys::locale;
 
 /// Longest first-level weight of one ASCII character the table holds
-/// (glibc's locales use one to three bytes).
-const MAX_WEIGHT: usize = 6;
+/// (glibc's locales use one to three bytes); every weight is stored in
+/// this many bytes and copied whole, then the key advances by its length.
+const MAX_WEIGHT: usize = 8;
+/// Longest key prefix the table builds (longer ones come from strxfrm).
+const TABLE_CAP: usize = 128;
 
 /// The part of a strxfrm transform before its first level separator.
 pub fn first_level(key: &[u8]) -> &[u8] {
@@ -42,16 +45,28 @@ impl AsciiWeights {
         TABLE.get_or_init(build).as_ref()
     }
 
-    /// Appends the first-level key of `name` (ASCII, no NUL) to `out`,
-    /// stopping once `out` holds `cap` bytes or more.
-    fn key_into(&self, name: &[u8], out: &mut Vec<u8>, cap: usize) {
+    /// Writes the first-level key of `name` (ASCII, no NUL) into `out`,
+    /// stopping once it is `cap` bytes or more long, and returns its
+    /// length. `out` has room for `cap + MAX_WEIGHT` bytes.
+    fn key_into(&self, name: &[u8], out: &mut [u8], cap: usize) -> usize {
+        let mut len = 0;
         for &b in name {
-            let b = usize::from(b & 0x7f);
-            out.extend_from_slice(&self.weights[b][..usize::from(self.lens[b])]);
-            if out.len() >= cap {
-                return;
+            if len >= cap {
+                break;
             }
+            let b = usize::from(b & 0x7f);
+            out[len..len + MAX_WEIGHT].copy_from_slice(&self.weights[b]);
+            len += usize::from(self.lens[b]);
         }
+        len
+    }
+
+    /// The whole first-level key of `name` (ASCII, no NUL).
+    fn key_of(&self, name: &[u8]) -> Vec<u8> {
+        name.iter()
+            .flat_map(|&b| &self.weights[usize::from(b)][..usize::from(self.lens[usize::from(b)])])
+            .copied()
+            .collect()
     }
 }
 
@@ -71,11 +86,9 @@ fn build() -> Option<AsciiWeights> {
         table.lens[usize::from(b)] = weight.len() as u8;
     }
     // "c 1 c 2 … c 127" holds every pair (c, x) and (x, c).
-    let mut built = Vec::new();
     for c in 1u8..128 {
         let pairs: Vec<u8> = (1u8..128).flat_map(|x| [c, x]).collect();
-        built.clear();
-        table.key_into(&pairs, &mut built, usize::MAX);
+        let built = table.key_of(&pairs);
         locale::transform_into(&CString::new(pairs).ok()?, &mut scratch);
         if first_level(&scratch) != built.as_slice() {
             return None;
@@ -88,6 +101,7 @@ fn build() -> Option<AsciiWeights> {
 pub struct KeyMaker {
     collating: bool,
     table: Option<&'static AsciiWeights>,
+    /// strxfrm's transform, or the table's key.
     scratch: Vec<u8>,
 }
 
@@ -114,10 +128,10 @@ impl KeyMaker {
             return bytes;
         }
         match self.table {
-            Some(table) if bytes.is_ascii() => {
-                self.scratch.clear();
-                table.key_into(bytes, &mut self.scratch, cap);
-                &self.scratch
+            Some(table) if cap <= TABLE_CAP && bytes.is_ascii() => {
+                self.scratch.resize(TABLE_CAP + MAX_WEIGHT, 0);
+                let len = table.key_into(bytes, &mut self.scratch, cap);
+                &self.scratch[..len]
             }
             _ => {
                 locale::transform_into(name, &mut self.scratch);

@@ -27,8 +27,9 @@ use crate::sys::locale;
 use super::effort::Effort;
 use super::keys::KeyMaker;
 
-/// Key bytes held in the record itself; the rest goes to an arena.
-const HEAD: usize = 16;
+/// Key bytes held in the record itself (three words); the rest goes to an
+/// arena.
+const HEAD: usize = 24;
 /// Key bytes kept at most: names whose keys agree this far are compared
 /// whole (strcoll or byte compare).
 const KEY_CAP: usize = 96;
@@ -56,12 +57,12 @@ pub struct NameSort {
 /// One name's key: its first bytes inline, the rest in its part's arena.
 #[derive(Clone, Copy)]
 struct Rec {
-    /// The first `HEAD` key bytes, big-endian and zero-padded: integer
+    /// The first `HEAD` key bytes as big-endian words, zero-padded: their
     /// order is byte order (keys hold no NUL, so a shorter key that is a
     /// prefix of a longer one sorts first, as in the whole transform).
-    head: u128,
+    head: [u64; 3],
     tail_at: u32,
-    tail_len: u32,
+    tail_len: u16,
     /// The entry's index: where its name is, and the final tie-break.
     idx: u32,
     /// 0 for directories under `--group-directories-first`, else 1.
@@ -78,7 +79,8 @@ struct Part {
 type Keyed<'p> = (&'p Rec, &'p [u8]);
 
 fn tail<'p>((r, arena): Keyed<'p>) -> &'p [u8] {
-    &arena[r.tail_at as usize..(r.tail_at + r.tail_len) as usize]
+    let at = r.tail_at as usize;
+    &arena[at..at + usize::from(r.tail_len)]
 }
 
 struct Order<'a> {
@@ -87,23 +89,27 @@ struct Order<'a> {
 }
 
 impl Order<'_> {
+    #[inline(always)]
     fn cmp(&self, a: Keyed<'_>, b: Keyed<'_>) -> Ordering {
         let (ra, rb) = (a.0, b.0);
-        ra.group
-            .cmp(&rb.group)
-            .then_with(|| {
-                let ord = ra
-                    .head
-                    .cmp(&rb.head)
-                    .then_with(|| tail(a).cmp(tail(b)))
-                    .then_with(|| self.whole(ra.idx, rb.idx));
-                if self.how.reverse {
-                    ord.reverse()
-                } else {
-                    ord
-                }
-            })
-            .then(ra.idx.cmp(&rb.idx))
+        if ra.group != rb.group {
+            return ra.group.cmp(&rb.group);
+        }
+        let ord = if ra.head != rb.head {
+            ra.head.cmp(&rb.head)
+        } else {
+            self.beyond_head(a, b)
+        };
+        let ord = if self.how.reverse { ord.reverse() } else { ord };
+        ord.then(ra.idx.cmp(&rb.idx))
+    }
+
+    /// Records whose heads are equal: their tails, then the names whole.
+    #[inline(never)]
+    fn beyond_head(&self, a: Keyed<'_>, b: Keyed<'_>) -> Ordering {
+        tail(a)
+            .cmp(tail(b))
+            .then_with(|| self.whole(a.0.idx, b.0.idx))
     }
 
     /// Names whose kept keys are equal, compared whole.
@@ -117,6 +123,15 @@ impl Order<'_> {
 
     /// Keys for `entries[range]`, sorted.
     fn sorted_part(&self, range: Range<usize>, table: bool) -> Part {
+        let mut part = self.keyed_part(range, table);
+        let arena = &part.arena;
+        part.recs
+            .sort_unstable_by(|a, b| self.cmp((a, arena), (b, arena)));
+        part
+    }
+
+    /// Keys for `entries[range]`, in entry order.
+    fn keyed_part(&self, range: Range<usize>, table: bool) -> Part {
         let mut part = Part {
             recs: Vec::with_capacity(range.len()),
             arena: Vec::new(),
@@ -130,18 +145,18 @@ impl Order<'_> {
             let n = key.len().min(HEAD);
             head[..n].copy_from_slice(&key[..n]);
             let tail = &key[n..];
+            let word = |i: usize| {
+                u64::from_be_bytes(head[8 * i..8 * i + 8].try_into().unwrap_or_default())
+            };
             part.recs.push(Rec {
-                head: u128::from_be_bytes(head),
+                head: [word(0), word(1), word(2)],
                 tail_at: part.arena.len() as u32,
-                tail_len: tail.len() as u32,
+                tail_len: tail.len() as u16,
                 idx: i as u32,
                 group: u8::from(!(self.how.dirs_first && e.is_dir_like())),
             });
             part.arena.extend_from_slice(tail);
         }
-        let arena = &part.arena;
-        part.recs
-            .sort_unstable_by(|a, b| self.cmp((a, arena), (b, arena)));
         part
     }
 }
