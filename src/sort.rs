@@ -5,16 +5,17 @@
 //!
 //! Sort keys (collation keys, timestamps, sizes) are computed once per entry
 //! before sorting, not in the comparator; sorting by name, the common case,
-//! has its own path (`names`), split over threads for large directories
-//! (`effort` decides when).
+//! has its own path (`names`), split over two threads for large
+//! directories (`effort` decides when keys pay, `parallel` when threads do).
 #![forbid(unsafe_code)]
 
 use std::cmp::Ordering;
 use std::ffi::CStr;
 
-use crate::config::{Config, ProbeConcurrency};
+use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::options::SortKey;
+use crate::parallel;
 use crate::sys::{locale, Timestamp};
 
 mod effort;
@@ -65,8 +66,8 @@ pub fn sort_entries(
         return;
     }
     if config.sort == SortKey::Name {
-        let threads = config.probes != ProbeConcurrency::Sequential;
-        let effort = effort::for_names(entries.len(), !collate_bytes, threads);
+        let two = parallel::sort_on_two_threads(config, entries.len(), !collate_bytes);
+        let effort = effort::for_names(entries.len(), !collate_bytes, two);
         if effort.keyed {
             let how = NameSort {
                 collation: if collate_bytes {

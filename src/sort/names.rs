@@ -22,6 +22,7 @@ use std::cmp::Ordering;
 use std::ops::Range;
 
 use crate::entry::Entry;
+use crate::parallel;
 use crate::sys::locale;
 
 use super::effort::Effort;
@@ -162,32 +163,24 @@ impl Order<'_> {
 }
 
 /// The order of `entries` by name: position `i` of the result is the index
-/// of the entry that goes `i`-th. `effort.parts` > 1 splits the work over
-/// threads (the calling one included).
+/// of the entry that goes `i`-th. `effort.two_threads` splits the work over
+/// a helper thread and the calling one.
 pub fn order(entries: &[Entry], how: NameSort, effort: Effort) -> Vec<usize> {
     // Indices are kept in 32 bits.
     debug_assert!(entries.len() <= u32::MAX as usize);
     let order = Order { entries, how };
     let n = entries.len();
-    if effort.parts < 2 {
+    if !effort.two_threads {
         let part = order.sorted_part(0..n, effort.table);
         return part.recs.iter().map(|r| r.idx as usize).collect();
     }
     let mid = n / 2;
-    let (left, right) = std::thread::scope(|scope| {
-        let helper = std::thread::Builder::new()
-            .spawn_scoped(scope, || order.sorted_part(0..mid, effort.table));
-        let right = order.sorted_part(mid..n, effort.table);
-        let left = match helper {
-            Ok(h) => h.join().ok(),
-            Err(_) => None,
-        };
-        // A thread that could not start (or failed): its half here.
-        (
-            left.unwrap_or_else(|| order.sorted_part(0..mid, effort.table)),
-            right,
-        )
-    });
+    let (right, left) = parallel::with_helper(
+        || order.sorted_part(0..mid, effort.table),
+        |_| order.sorted_part(mid..n, effort.table),
+    );
+    // A helper that could not start: its half here.
+    let left = left.unwrap_or_else(|| order.sorted_part(0..mid, effort.table));
     merge(&order, &left, &right)
 }
 
@@ -222,7 +215,7 @@ mod tests {
             .collect()
     }
 
-    fn sorted(names: &[&[u8]], reverse: bool, parts: usize) -> Vec<usize> {
+    fn sorted(names: &[&[u8]], reverse: bool, two_threads: bool) -> Vec<usize> {
         let how = NameSort {
             collation: Collation::Bytes,
             reverse,
@@ -234,7 +227,7 @@ mod tests {
             Effort {
                 keyed: true,
                 table: false,
-                parts,
+                two_threads,
             },
         )
     }
@@ -249,18 +242,18 @@ mod tests {
             b"B",
             b"\xff",
         ];
-        for parts in [1, 2] {
-            assert_eq!(sorted(&names, false, parts), [4, 2, 3, 1, 0, 5]);
-            assert_eq!(sorted(&names, true, parts), [5, 0, 1, 3, 2, 4]);
+        for two in [false, true] {
+            assert_eq!(sorted(&names, false, two), [4, 2, 3, 1, 0, 5]);
+            assert_eq!(sorted(&names, true, two), [5, 0, 1, 3, 2, 4]);
         }
     }
 
     #[test]
     fn equal_names_keep_their_order_reversed_or_not() {
         let names: [&[u8]; 4] = [b"x", b"a", b"x", b"a"];
-        for parts in [1, 2] {
-            assert_eq!(sorted(&names, false, parts), [1, 3, 0, 2]);
-            assert_eq!(sorted(&names, true, parts), [0, 2, 1, 3]);
+        for two in [false, true] {
+            assert_eq!(sorted(&names, false, two), [1, 3, 0, 2]);
+            assert_eq!(sorted(&names, true, two), [0, 2, 1, 3]);
         }
     }
 }
