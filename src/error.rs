@@ -12,7 +12,6 @@ use crate::output::Output;
 use crate::sys::charset::Charset;
 use crate::sys::intl;
 
-pub const EXIT_OK: i32 = 0;
 pub const EXIT_MINOR: i32 = 1;
 pub const EXIT_SERIOUS: i32 = 2;
 

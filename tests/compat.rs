@@ -2,7 +2,7 @@
 //! cases-locales.txt) and our own (tests/cases/locale-words.txt) run
 //! through the shared runner: every case must be identical to GNU ls 9.1 in
 //! stdout, stderr and exit status, in pipe and tty mode. Skipped, with a
-//! note, when the corpus, root or GNU ls 9.1 is not available. Cases run as
+//! SKIPPED line on stderr that the test harness does not capture, when the corpus, root or GNU ls 9.1 is not available. Cases run as
 //! another user (`AS=nobody`) are left out, with a note, when that user
 //! cannot execute the binary under test (a checkout in a private directory).
 
@@ -50,23 +50,26 @@ fn run_corpus(corpus: &std::path::Path, locales: &[&str]) {
     let compat = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/compat");
     let runner = compat.join("lsdiff.sh");
     if !runner.exists() || !corpus.exists() {
-        eprintln!(
-            "skipping: {} or {} not found",
+        util::skipped(&format!(
+            "{} or {} not found: that differential corpus was NOT run",
             runner.display(),
             corpus.display()
-        );
+        ));
         return;
     }
     if util::gnu().is_none() {
-        eprintln!("skipping: /bin/ls is not GNU ls 9.1");
+        util::skipped("/bin/ls is not GNU ls 9.1: the shared corpus was NOT run");
         return;
     }
     if !rustix_is_root() {
-        eprintln!("skipping: the fixture builder needs root");
+        util::skipped("the fixture builder needs root: the shared corpus was NOT run");
         return;
     }
     if let Some(missing) = missing_locale(locales) {
-        eprintln!("skipping: locale {missing} is not generated (../shared/compat/README.md)");
+        util::skipped(&format!(
+            "locale {missing} is not generated (../shared/compat/README.md): {} was NOT run",
+            corpus.display()
+        ));
         return;
     }
     let cases = cases_runnable_here(corpus);

@@ -54,7 +54,9 @@ fn unreadable_symlinks_are_reported_in_the_catalogs_words() {
             let theirs = as_nobody(&gnu, locale, args);
             assert_eq!(
                 ours.as_ref().map(|(e, c)| (String::from_utf8_lossy(e), c)),
-                theirs.as_ref().map(|(e, c)| (String::from_utf8_lossy(e), c)),
+                theirs
+                    .as_ref()
+                    .map(|(e, c)| (String::from_utf8_lossy(e), c)),
                 "LC_ALL={locale} ls {args:?}"
             );
         }

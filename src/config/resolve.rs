@@ -21,6 +21,7 @@ use crate::options::QuotingStyle;
 use crate::options::{Dereference, Format, IndicatorStyle, SortKey};
 use crate::sys::charset::Charset;
 use crate::sys::locale::LocaleInfo;
+use crate::sys::stat::CacheMode;
 
 /// Everything besides argv that the configuration depends on, so that
 /// tests can fake it.
@@ -175,6 +176,13 @@ fn resolve(
     if color.is_some() {
         tabsize = 0;
     }
+    // `--cached` wins over `LS_CACHED`, which is only read without it.
+    let cached = match sw.cached {
+        Some(mode) => mode,
+        None => {
+            env_word(env, io, "LS_CACHED", args::CACHED_ARGS, charset).unwrap_or(CacheMode::Default)
+        }
+    };
     let dereference = sw.dereference.unwrap_or(
         if sw.directory || sw.indicator == IndicatorStyle::Classify || format == Format::Long {
             Dereference::Never
@@ -227,6 +235,7 @@ fn resolve(
         locale: env.locale,
         operands,
         probes: probe_concurrency(env),
+        cached,
     })
 }
 
@@ -371,15 +380,26 @@ fn env_tabsize(env: &Environment, io: &mut Streams, charset: Charset) -> usize {
 }
 
 fn env_quoting(env: &Environment, io: &mut Streams, charset: Charset) -> Option<QuotingStyle> {
-    let q = env.get("QUOTING_STYLE")?;
-    match args::argmatch(&q, args::QUOTING_ARGS) {
-        Ok(style) => Some(style),
+    env_word(env, io, "QUOTING_STYLE", args::QUOTING_ARGS, charset)
+}
+
+/// An environment variable holding an argmatch word (`QUOTING_STYLE`,
+/// `LS_CACHED`): its value, or `None` when unset or invalid (with GNU's
+/// warning).
+fn env_word<T: Copy + PartialEq>(
+    env: &Environment,
+    io: &mut Streams,
+    name: &str,
+    table: &[(&str, T)],
+    charset: Charset,
+) -> Option<T> {
+    let q = env.get(name)?;
+    match args::argmatch(&q, table) {
+        Ok(value) => Some(value),
         Err(_) => {
-            io.warn(&messages::with_quoted(
-                "ignoring invalid value of environment variable QUOTING_STYLE: %s",
-                &q,
-                charset,
-            ));
+            // GNU's key names the variable (QUOTING_STYLE has a translation).
+            let key = format!("ignoring invalid value of environment variable {name}: %s");
+            io.warn(&messages::with_quoted(&key, &q, charset));
             None
         }
     }
