@@ -134,6 +134,16 @@ impl Output {
         }
     }
 
+    /// Whether a colour sequence was written: GNU then flushes stdout
+    /// itself before closing it, so that a write error is reported as a
+    /// plain `write error` (the close that reports it has nothing left to
+    /// write, and no errno), except for a descriptor that cannot be closed.
+    pub fn color_used(&self) -> bool {
+        self.color_restore
+            .as_ref()
+            .is_some_and(|(used, _)| used.get())
+    }
+
     /// The buffer itself, for formatters that append directly.
     pub fn buffer(&mut self) -> &mut Vec<u8> {
         &mut self.buf

@@ -132,17 +132,27 @@ impl Plan {
         // silently, as GNU does.
         let stats_anything = need_type || by_type.iter().any(|n| !n.is_empty());
         let symlink_matters = (follow_links && stats_anything) || config.group_directories_first;
+        // GNU stats a symlink's target (after reading it) when it checks
+        // link modes (`--group-directories-first`, or colours that depend
+        // on the target) or when `-l` shows the target's `-F`/`--file-type`
+        // indicator; never for `-p` alone. Its colour then follows the
+        // target's full mode, and an unstat'ed target is coloured as an
+        // orphan.
+        let check_symlink_mode = config.group_directories_first
+            || config
+                .color
+                .as_ref()
+                .is_some_and(|c| c.needs_link_target(long));
+        let target_indicator = matches!(
+            config.indicator,
+            IndicatorStyle::FileType | IndicatorStyle::Classify
+        );
         let mut link_target = Need::NONE;
-        if let Some(colors) = &config.color {
-            if colors.needs_link_target(long) {
-                link_target |= Need::TYPE | Need::MODE;
-            }
-        }
-        if long && config.indicator != IndicatorStyle::None {
-            link_target |= Need::TYPE | Need::MODE;
-        }
-        if config.group_directories_first {
+        if check_symlink_mode || (long && target_indicator) {
             link_target |= Need::TYPE;
+            if config.color.is_some() || config.indicator == IndicatorStyle::Classify {
+                link_target |= Need::MODE;
+            }
         }
         let sym = &mut by_type[type_index(FileType::Symlink)];
         if symlink_matters {

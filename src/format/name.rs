@@ -256,12 +256,9 @@ impl<'a> NameRenderer<'a> {
         let align = self.align_quotes;
         self.write_name(style, target, path.as_deref(), start_col, align, false, out);
         let meta = entry.link.as_ref().and_then(|l| l.meta.as_ref());
-        // `-p` marks directories only, never link targets.
-        let classifies = matches!(
-            self.indicator,
-            IndicatorStyle::Classify | IndicatorStyle::FileType
-        );
-        if let Some(m) = meta.filter(|_| classifies) {
+        // The target's indicator, when the target was stat'ed: `-p` stats
+        // it only where links are checked anyway (colours, grouping).
+        if let Some(m) = meta {
             if let Some(t) = m.file_type() {
                 if let Some(c) = indicator_char(self.indicator, t, m.mode()) {
                     out.push(c);
