@@ -15,13 +15,12 @@ use crate::config::{Config, ProbeConcurrency};
 use crate::entry::Entry;
 use crate::error::{print_diagnostic, Status};
 use crate::format::listing::Printer;
-use crate::format::quote::Quoter;
-use crate::options::QuotingStyle;
+use crate::format::quote::quote_when_needed;
 use crate::output::{Output, Sink};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use crate::sys::dir::{read_dir_each, DirBuffer};
-use crate::sys::path::{child_path, entry_path};
+use crate::sys::path::child_path;
 use crate::sys::stat::Base;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
@@ -36,6 +35,7 @@ mod filter;
 mod operand;
 mod prefetch;
 mod probe;
+mod report;
 mod strategy;
 
 /// A directory waiting to be listed.
@@ -233,9 +233,7 @@ impl<'a> Walker<'a> {
                     let id = (m.dev(), m.ino().unwrap_or(0));
                     if self.chain.contains(id) {
                         // Quoted only when needed, unlike other file messages.
-                        let mut msg = Vec::new();
-                        Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8)
-                            .quote(&pending.path, &mut msg);
+                        let mut msg = quote_when_needed(&pending.path, self.config.utf8);
                         msg.extend_from_slice(b": not listing already-listed directory");
                         print_diagnostic(&mut self.out, &msg);
                         self.status.raise(crate::error::EXIT_SERIOUS);
@@ -458,27 +456,18 @@ impl<'a> Walker<'a> {
             return;
         }
         let errors = concurrent::probe_into(&self.prober(dir, lookup), entries, threads, chunk);
-        for (i, err) in errors {
-            self.report_entry_error(dir.path, &entries[i], &err);
+        for (i, problems) in errors {
+            self.report_problems(dir.path, &entries[i], problems);
         }
     }
 
     /// Records what was learned about `entry` of directory `dir`, reporting
-    /// its error if it could not be stat'ed.
+    /// what went wrong.
     fn apply(&mut self, dir: &[u8], entry: &mut Entry, facts: Facts) {
-        if let Some(err) = facts.record_into(entry) {
-            self.report_entry_error(dir, entry, &err);
+        let problems = facts.record_into(entry);
+        if !problems.is_empty() {
+            self.report_problems(dir, entry, problems);
         }
-    }
-
-    fn report_entry_error(&mut self, dir: &[u8], entry: &Entry, err: &std::io::Error) {
-        self.status.file_error(
-            &mut self.out,
-            "cannot access",
-            &entry_path(dir, entry.name_bytes()),
-            err,
-            false,
-        );
     }
 
     /// GNU lists what it could read of a directory, then reports the error.

@@ -224,13 +224,11 @@ impl<'a> NameRenderer<'a> {
             true,
             out,
         );
-        // In the long format a symlink whose target was read shows the
-        // target's indicator after `-> target` instead of its own `@`.
-        let shows_target = self.long && entry.link.as_ref().is_some_and(|l| l.path.is_some());
-        // A long-format line for a file that could not be stat'ed keeps the
-        // indicator its directory entry type gives, but no `@`.
-        let unknown = self.long && entry.stat_failed && entry.file_type == FileType::Symlink;
-        if !shows_target && !unknown {
+        // In the long format a symlink never shows its own `@`: after
+        // `-> target` comes the target's indicator, and a link whose target
+        // could not be read (or that could not be stat'ed) shows none.
+        let link_in_long = self.long && entry.file_type == FileType::Symlink;
+        if !link_in_long {
             if let Some(c) = indicator_char(self.indicator, entry.file_type, entry.mode()) {
                 out.push(c);
                 r.width += 1;

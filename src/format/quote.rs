@@ -11,7 +11,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use messages::{quote_diagnostic, quote_locale};
+pub use messages::{quote_diagnostic, quote_locale, quote_when_needed};
 
 use crate::options::{Format, IndicatorStyle, QuotingStyle};
 
