@@ -82,6 +82,10 @@ impl Target<'_> {
     /// The value of `attr` (its size when `value` is empty), following a
     /// final symlink or not, like getxattr/lgetxattr.
     fn get(&self, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
+        super::retry_eintr(|| self.get_once(attr, value, follow))
+    }
+
+    fn get_once(&self, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
         let (dir, name) = match *self {
             Target::Path(path) => return get_by_path(path, attr, value, follow),
             Target::Handle(fd) => return get_by_handle(fd, attr, value),

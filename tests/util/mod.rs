@@ -10,6 +10,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
 pub mod latfs;
+pub mod pty;
 
 /// Path of the binary under test.
 pub fn ours() -> PathBuf {
