@@ -25,7 +25,8 @@ pub struct Plan {
     /// The type of every entry matters (for `-F`, `-R`, colours, …); entries
     /// whose `d_type` is unknown must then be stat'ed.
     pub need_type: bool,
-    /// Symlink targets are read (`-l` prints `-> target`).
+    /// Symlink targets are read: `-l` prints `-> target`, and GNU reads
+    /// them wherever it checks link modes (reporting what it cannot read).
     pub read_link: bool,
     /// Symlink targets are stat'ed (with this mask) to colour or classify
     /// them, or to find out whether they are directories.
@@ -175,7 +176,7 @@ impl Plan {
             by_type,
             follow_links,
             need_type,
-            read_link: long,
+            read_link: long || check_symlink_mode,
             link_target,
             // JSON has no `total` line (it is the sum of the `blocks`) and
             // no ACL marker, so it makes no xattr probes for one.

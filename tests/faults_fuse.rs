@@ -143,3 +143,22 @@ fn blank_line_before_a_directory_operand_that_fails_to_open() {
     ];
     compare_under("fail_op=opendir,fail_name=locked,fail_errno=13", cases);
 }
+
+/// GNU reads symlinks wherever it checks their targets, not only for `-l`:
+/// with `--group-directories-first` or colours that depend on the target,
+/// an unreadable link is reported there too (and then not followed).
+#[test]
+fn unreadable_symlink_is_reported_wherever_gnu_reads_links() {
+    let cases: &[&[&str]] = &[
+        &["--group-directories-first"],
+        &[
+            "--color=always",
+            "--group-directories-first",
+            "bad-dirlink",
+            "good",
+        ],
+        &["-F", "--color=always"],
+        &["-F"],
+    ];
+    compare_under("fail_op=readlink,fail_name=bad*,fail_errno=5", cases);
+}
