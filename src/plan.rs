@@ -22,9 +22,6 @@ pub struct Plan {
     by_type: [Need; 9],
     /// Symlinks inside directories are followed (`-L`).
     pub follow_links: bool,
-    /// The type of every entry matters (for `-F`, `-R`, colours, …); entries
-    /// whose `d_type` is unknown must then be stat'ed.
-    pub need_type: bool,
     /// Symlink targets are read: `-l` prints `-> target`, and GNU reads
     /// them wherever it checks link modes (reporting what it cannot read).
     pub read_link: bool,
@@ -123,6 +120,8 @@ impl Plan {
             }
         }
         let follow_links = config.dereference == Dereference::Always;
+        // The type of every entry matters (for `-F`, `-R`, colours, …):
+        // entries whose `d_type` is unknown must then be stat'ed.
         let need_type = long
             || config.recursive
             || config.color.is_some()
@@ -175,7 +174,6 @@ impl Plan {
         Plan {
             by_type,
             follow_links,
-            need_type,
             read_link: long || check_symlink_mode,
             link_target,
             // JSON has no `total` line (it is the sum of the `blocks`) and

@@ -93,7 +93,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
 }
 
 /// Remembers what restores the terminal's colour (`lc rc`), for the
-/// handlers; longer sequences than [`RESTORE_MAX`] are cut.
+/// handlers; sequences longer than 64 bytes are cut.
 pub fn set_restore_sequence(seq: &[u8]) {
     let len = seq.len().min(RESTORE_MAX);
     for (a, &b) in RESTORE.iter().zip(&seq[..len]) {

@@ -1,7 +1,7 @@
-//! Command-line operands: each is stat'ed (following symlinks as
-//! `-H`/`-L`/the default rule for directories says), its symlink target
-//! and xattrs probed as for an entry, and its failures reported as GNU
-//! reports them, with the serious status.
+//! The command-line operands: each stat'ed as GNU does (following
+//! symlinks as `-H`, `-L` or the default rule for directories says), with
+//! its link target, ACL marker and context when the plan asks, failures
+//! reported in command-line order.
 #![forbid(unsafe_code)]
 
 use std::ffi::{CStr, CString};
