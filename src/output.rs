@@ -18,6 +18,10 @@ pub struct Output {
     color: Option<ColorState>,
     /// Bytes handed to `write` so far plus those buffered: the dired offset.
     written: usize,
+    /// Stdout is a terminal: every complete line is written at once, as
+    /// C stdio does (GNU's lines appear as they are listed, and a signal
+    /// that ends ls loses no finished line).
+    line_buffered: bool,
     error: Option<io::Error>,
 }
 
@@ -82,6 +86,7 @@ impl Output {
             buf: Vec::with_capacity(CAPACITY),
             color: None,
             written: 0,
+            line_buffered: crate::sys::term::stdout_is_tty(),
             error: None,
         }
     }
@@ -95,7 +100,9 @@ impl Output {
     /// next line, appended directly through [`Output::buffer`], still fits).
     pub fn write(&mut self, bytes: &[u8]) {
         self.put(bytes);
-        if self.buf.len() >= CAPACITY - LINE_ROOM {
+        if self.buf.len() >= CAPACITY - LINE_ROOM
+            || (self.line_buffered && self.buf.last() == Some(&b'\n'))
+        {
             self.flush();
         }
     }

@@ -181,6 +181,62 @@ fn a_signal_during_a_hung_request_kills_at_once_writing_nothing() {
     }
 }
 
+/// On the terminal, once colour output has started (the first directory
+/// is listed, then a subdirectory hangs), the handlers are in place: the
+/// signal still kills at once, and the colour is restored first, as GNU
+/// does it, after the lines already listed.
+#[test]
+fn a_signal_after_colour_output_started_restores_the_colour_and_kills_at_once() {
+    if !available() {
+        eprintln!("NOTE: skipping: python3 with pty is not available");
+        return;
+    }
+    let src = TempDir::new("hang-src");
+    src.file("a/f", 1, 1_600_000_000)
+        .file("z/hang-me", 1, 1_600_000_000)
+        .file("z/other", 1, 1_600_000_000);
+    let options = "hang_op=lookup,hang_name=hang-*,hang_ms=10000,hang_intr";
+    let Some(fs) = Latfs::mount(src.path(), options) else {
+        return;
+    };
+    let args = ["-lR", "--color=always"];
+    let mut outputs = Vec::new();
+    for (name, program, env) in programs() {
+        let what = format!("{name}: ls -lR --color=always on the terminal, SIGINT");
+        let run = run_on_tty(
+            &program,
+            fs.path(),
+            &args,
+            &env,
+            SIGNAL_AFTER,
+            When::AfterStart,
+            Some(SIGINT),
+        );
+        let to_death = run.to_death.unwrap_or(Duration::MAX);
+        eprintln!("{what}: dead {} ms after the signal", to_death.as_millis());
+        assert_eq!(run.ended, format!("sig {SIGINT}"), "{what}");
+        assert!(to_death < BOUND, "{what}: {to_death:?}");
+        assert!(
+            run.output.ends_with(b"\x1b[m"),
+            "{what}: {:?}",
+            String::from_utf8_lossy(&run.output)
+        );
+        outputs.push((name, run.output));
+    }
+    // What reached the terminal is GNU's, byte for byte, less the
+    // `cannot access ...: Interrupted system call` GNU prints when the
+    // interrupted request returns before it acts on the signal.
+    if let Some((_, theirs)) = outputs.iter().find(|(n, _)| n == "GNU") {
+        let theirs: String = String::from_utf8_lossy(theirs)
+            .split_inclusive('\n')
+            .filter(|l| !l.ends_with(": Interrupted system call\n"))
+            .collect();
+        for (name, mine) in outputs.iter().filter(|(n, _)| n != "GNU") {
+            assert_eq!(String::from_utf8_lossy(mine), theirs, "{name}");
+        }
+    }
+}
+
 /// The server ignores INTERRUPT: a fatal signal (no handler is set up
 /// before colour output starts) still ends ls at once on the kernels
 /// tried; in any case no later than GNU ls, and writing nothing.
