@@ -21,8 +21,8 @@ use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use crate::sys::dir::{read_dir_each, DirBuffer};
+use crate::sys::limits::DescriptorBudget;
 use crate::sys::path::child_path;
-use crate::sys::stat::Base;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 use chain::{DirChain, DirId};
@@ -32,6 +32,7 @@ use probe::{Facts, Prober};
 mod chain;
 mod concurrent;
 mod filter;
+mod open;
 mod operands;
 mod prefetch;
 mod probe;
@@ -46,6 +47,8 @@ struct Pending {
     operand: bool,
     /// Its read-ahead job, once submitted.
     ahead: Option<u64>,
+    /// Its result read ahead went stale once already.
+    stale_once: bool,
 }
 
 impl Pending {
@@ -149,6 +152,14 @@ impl<'a> Walker<'a> {
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = parallel::read_ahead_workers(self.config, &dirs);
+        // Descriptors for the path and the read-ahead, from what is free.
+        let descriptors = if self.config.recursive {
+            let budget = DescriptorBudget::get();
+            self.chain = DirChain::new(budget.chain);
+            budget.read_ahead
+        } else {
+            0
+        };
         let mut work: Vec<Work> = dirs
             .into_iter()
             .rev()
@@ -158,6 +169,7 @@ impl<'a> Walker<'a> {
                     name_at: 0,
                     operand: true,
                     ahead: None,
+                    stale_once: false,
                 })
             })
             .collect();
@@ -167,7 +179,7 @@ impl<'a> Walker<'a> {
             xattrs: Arc::clone(&self.xattrs),
         };
         parallel::scope(|scope| {
-            let mut ahead = Prefetcher::start(scope, workers, context);
+            let mut ahead = Prefetcher::start(scope, workers, descriptors, context);
             while let Some(item) = work.pop() {
                 match item {
                     Work::Leave => {
@@ -240,34 +252,16 @@ impl<'a> Walker<'a> {
             }
             None => self.complete_entries(dir, dev, &mut entries),
         }
+        // Closed before formatting, as GNU does (user lookups open files):
+        // kept only to open subdirectories from, if the path's budget holds.
+        let fd = (id.is_some() && self.chain.holds()).then_some(fd);
         self.print_entries(&pending, &mut entries);
+        ahead.listed(entries.len());
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
         }
         entries.clear();
         self.spare = entries;
-    }
-
-    /// The directory read ahead, or opened now; `None` once its failure is
-    /// reported.
-    fn open_dir(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<DirRead> {
-        let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
-            Some(outcome) => outcome,
-            None => self.open_listed(pending)?,
-        };
-        match opened {
-            Ok(read) => Some(read),
-            Err(err) => {
-                self.status.file_error(
-                    &mut self.out,
-                    "cannot open directory",
-                    &pending.path,
-                    &err,
-                    pending.operand,
-                );
-                None
-            }
-        }
     }
 
     /// With `-R`, the directory's device and `(dev, ino)` identity, checked
@@ -395,7 +389,7 @@ impl<'a> Walker<'a> {
         &mut self,
         work: &mut Vec<Work>,
         id: DirId,
-        fd: OwnedFd,
+        fd: Option<OwnedFd>,
         base: &[u8],
         entries: &[Entry],
     ) {
@@ -414,63 +408,9 @@ impl<'a> Walker<'a> {
                     path,
                     operand: false,
                     ahead: None,
+                    stale_once: false,
                 }));
             }
-        }
-    }
-
-    /// Opens a directory that was not read ahead: relative to its parent's
-    /// descriptor when it has one, else by its path; with `-R` also the
-    /// loop-detection stat. `None` for a path that cannot be a C string.
-    fn open_listed(&self, pending: &Pending) -> Option<prefetch::Outcome> {
-        let recursive = self.config.recursive;
-        Some(match self.chain.parent().filter(|_| !pending.operand) {
-            Some(parent) => {
-                let name = CString::new(pending.name()).ok()?;
-                prefetch::open_identified(Base::Dir(parent), &name, recursive)
-            }
-            None => {
-                let path = CString::new(pending.path.clone()).ok()?;
-                prefetch::open_identified(Base::Cwd, &path, recursive)
-            }
-        })
-    }
-
-    /// Submits the next subdirectories to be listed for reading ahead, as
-    /// far as the window allows: those at the top of the work stack that
-    /// belong to the directory on top of the `-R` path.
-    fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
-        if ahead.window() == 0 {
-            return;
-        }
-        let Some(parent) = self.chain.parent_shared() else {
-            return;
-        };
-        let mut wanted: Vec<&mut Pending> = Vec::new();
-        for item in work.iter_mut().rev() {
-            let Work::List(p) = item else {
-                break;
-            };
-            if p.operand || wanted.len() == ahead.window() {
-                break;
-            }
-            if p.ahead.is_none_or(|id| !ahead.is_submitted(id)) {
-                wanted.push(p);
-            }
-        }
-        if wanted.is_empty() {
-            return;
-        }
-        let dirs = wanted
-            .iter()
-            .map(|p| {
-                let name = CString::new(p.name()).unwrap_or_default();
-                (name, p.path.clone())
-            })
-            .collect();
-        let ids = ahead.submit(&parent, dirs);
-        for (p, id) in wanted.into_iter().zip(ids) {
-            p.ahead = Some(id);
         }
     }
 
