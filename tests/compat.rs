@@ -1,5 +1,6 @@
-//! The shared differential corpus (../shared/compat/cases-public.txt) run
-//! through its own runner: every case must be identical to GNU ls 9.1 in
+//! The shared differential corpora (../shared/compat/cases-public.txt and
+//! cases-edges.txt, details that hold in every locale) run through their
+//! own runner: every case must be identical to GNU ls 9.1 in
 //! stdout, stderr and exit status, in pipe and tty mode. Skipped, with a
 //! SKIPPED line on stderr that the test harness does not capture, when the corpus, root or GNU ls 9.1 is not available. Cases run as
 //! another user (`AS=nobody`) are left out, with a note, when that user
@@ -12,6 +13,15 @@ use std::process::Command;
 
 #[test]
 fn public_corpus_is_identical_to_gnu() {
+    corpus_is_identical_to_gnu("cases-public.txt");
+}
+
+#[test]
+fn edge_corpus_is_identical_to_gnu() {
+    corpus_is_identical_to_gnu("cases-edges.txt");
+}
+
+fn corpus_is_identical_to_gnu(name: &str) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let compat = root.join("../shared/compat");
     let runner = compat.join("lsdiff.sh");
@@ -30,7 +40,12 @@ fn public_corpus_is_identical_to_gnu() {
         util::skipped("the fixture builder needs root: the shared corpus was NOT run");
         return;
     }
-    let cases = cases_runnable_here(&compat.join("cases-public.txt"));
+    let corpus = compat.join(name);
+    if !corpus.exists() {
+        eprintln!("skipping: {} not found", corpus.display());
+        return;
+    }
+    let cases = cases_runnable_here(&corpus);
     let out = Command::new("bash")
         .arg(&runner)
         .arg("-v")
@@ -44,7 +59,7 @@ fn public_corpus_is_identical_to_gnu() {
     eprintln!("{last}");
     assert!(
         out.status.success(),
-        "differential corpus failed:\n{text}\n{}",
+        "differential corpus {name} failed:\n{text}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
 }

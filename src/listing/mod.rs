@@ -80,10 +80,13 @@ impl<'a> Printer<'a> {
 
     /// GNU shifts unquoted names right by one column when another name of
     /// the same listing starts with a quote (shell styles, `-l`/`-C`/`-x`).
-    fn needs_quote_alignment(&mut self, entries: &[Entry]) -> bool {
+    fn needs_quote_alignment(&mut self, entries: &[Entry], quoted_elsewhere: bool) -> bool {
         let c = self.config;
         if !listing_aligns_quotes(c.quoting, c.format, c.width) {
             return false;
+        }
+        if quoted_elsewhere {
+            return true;
         }
         let mut scratch = std::mem::take(&mut self.scratch);
         let any = entries.iter().any(|e| {
@@ -113,19 +116,22 @@ impl<'a> Printer<'a> {
 
     /// Prints a batch of entries in the configured format.
     pub fn print(&mut self, out: &mut Output, entries: &[Entry]) {
-        self.print_measuring(out, entries, &[]);
+        self.print_measuring(out, entries, &[], false);
     }
 
     /// Prints `entries`, sizing the metadata columns over `also_measured`
-    /// as well (the directory operands, when printing the file operands).
+    /// as well (the directory operands, when printing the file operands);
+    /// `quoted_elsewhere`: a name outside `entries` (another operand, even
+    /// a missing one) needs quotes, which aligns these too.
     pub fn print_measuring(
         &mut self,
         out: &mut Output,
         entries: &[Entry],
         also_measured: &[Entry],
+        quoted_elsewhere: bool,
     ) {
         if !matches!(self.layout, Layout::Json(_)) {
-            self.names.align_quotes = self.needs_quote_alignment(entries);
+            self.names.align_quotes = self.needs_quote_alignment(entries, quoted_elsewhere);
         }
         let eol = self.eol();
         let width = self.config.width;
