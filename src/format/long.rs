@@ -109,7 +109,7 @@ pub struct LongPrinter<'a> {
 
 impl<'a> LongPrinter<'a> {
     pub fn new(config: &'a Config) -> LongPrinter<'a> {
-        let times = TimeFormatter::new(&config.long.time_style);
+        let times = TimeFormatter::new(&config.long.time_style, !config.locale.time_posix);
         let time_width = times.unknown_width();
         LongPrinter {
             config,

@@ -140,38 +140,3 @@ pub fn thousands_grouping() -> &'static (Vec<u8>, usize) {
         }
     })
 }
-
-/// LC_TIME's own formats for `%c`, `%x`, `%X` and `%r`, when LC_TIME is not
-/// C/POSIX (then the built-in C formats apply).
-#[derive(Clone, Debug)]
-pub struct TimeFormats {
-    pub date_time: Vec<u8>,
-    pub date: Vec<u8>,
-    pub time: Vec<u8>,
-    pub time_ampm: Vec<u8>,
-}
-
-/// Reads [`TimeFormats`] from the C library (after [`init`]).
-pub fn time_formats() -> Option<TimeFormats> {
-    if category_is_posix(libc::LC_TIME) {
-        return None;
-    }
-    let get = |item: libc::nl_item| -> Vec<u8> {
-        // SAFETY: nl_langinfo returns a pointer to a NUL-terminated string
-        // owned by the C library; it is copied at once.
-        unsafe {
-            let p = libc::nl_langinfo(item);
-            if p.is_null() {
-                Vec::new()
-            } else {
-                CStr::from_ptr(p).to_bytes().to_vec()
-            }
-        }
-    };
-    Some(TimeFormats {
-        date_time: get(libc::D_T_FMT),
-        date: get(libc::D_FMT),
-        time: get(libc::T_FMT),
-        time_ampm: get(libc::T_FMT_AMPM),
-    })
-}
