@@ -8,6 +8,7 @@
 //! carrying the errno GNU would report.
 
 pub mod dir;
+pub mod fnmatch;
 pub mod intl;
 pub mod limits;
 pub mod locale;
