@@ -76,7 +76,7 @@ impl<'a> Printer<'a> {
         } else {
             b"total ".to_vec()
         };
-        line.extend_from_slice(self.config.block_size.format_blocks(blocks).as_bytes());
+        self.config.block_size.blocks_text(blocks, &mut line);
         line.push(self.eol());
         out.write(&line);
     }
@@ -151,7 +151,9 @@ impl<'a> Printer<'a> {
         let commas = config.format == Format::Commas;
         // GNU sizes these columns from the entries it could stat: a `?` is
         // printed but not measured. `-m` pads nothing.
-        let widest = |on: bool, text: &dyn Fn(&Entry) -> String| {
+        // Widths are display columns (GNU's mbswidth): a grouped size may
+        // hold a multibyte separator.
+        let widest = |on: bool, text: &dyn Fn(&Entry) -> Vec<u8>| {
             if !on || commas {
                 return 0;
             }
@@ -159,8 +161,8 @@ impl<'a> Printer<'a> {
                 .iter()
                 .chain(also_measured)
                 .map(|e| match text(e) {
-                    t if t == "?" => 0,
-                    t => t.len(),
+                    t if t == b"?" => 0,
+                    t => crate::sys::mbwidth::text_columns(&t),
                 })
                 .max()
                 .unwrap_or(0)
@@ -175,7 +177,7 @@ impl<'a> Printer<'a> {
             0
         };
         Prefixes {
-            inode: widest(config.inode, &inode_text),
+            inode: widest(config.inode, &|e| inode_text(e).into_bytes()),
             blocks: widest(config.size_blocks, &|e| block_text(config, e)),
             context,
         }
@@ -192,7 +194,8 @@ impl<'a> Printer<'a> {
             cell.bytes.push(b' ');
         }
         if config.size_blocks {
-            pad_left(&mut cell.bytes, block_text(config, e).as_bytes(), p.blocks);
+            // Padded by bytes, as GNU's printf("%*s").
+            pad_left(&mut cell.bytes, &block_text(config, e), p.blocks);
             cell.bytes.push(b' ');
         }
         if config.context {
@@ -258,11 +261,23 @@ pub fn context_text(e: &Entry) -> &[u8] {
 }
 
 /// The `-s` column of an entry.
-pub fn block_text(config: &Config, e: &Entry) -> String {
+pub fn block_text(config: &Config, e: &Entry) -> Vec<u8> {
     match e.meta.as_ref().and_then(|m| m.blocks()) {
-        Some(b) => config.block_size.format_blocks(b),
-        None => "?".to_string(),
+        Some(b) => {
+            let mut out = Vec::new();
+            config.block_size.blocks_text(b, &mut out);
+            out
+        }
+        None => b"?".to_vec(),
     }
+}
+
+/// Appends `text` right-aligned to `width` display columns (GNU pads the
+/// `-l` size and block columns by `mbswidth`).
+pub fn pad_left_columns(out: &mut Vec<u8>, text: &[u8], width: usize) {
+    let cols = crate::sys::mbwidth::text_columns(text);
+    out.resize(out.len() + width.saturating_sub(cols), b' ');
+    out.extend_from_slice(text);
 }
 
 pub fn inode_text(e: &Entry) -> String {

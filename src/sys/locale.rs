@@ -115,28 +115,3 @@ pub fn collation_key(name: &[u8]) -> Vec<u8> {
         buf.resize(n + 1, 0);
     }
 }
-
-/// LC_NUMERIC's thousands separator and group size, for the `'` flag of
-/// block sizes (empty in the C locale).
-pub fn thousands_grouping() -> &'static (Vec<u8>, usize) {
-    static GROUPING: std::sync::OnceLock<(Vec<u8>, usize)> = std::sync::OnceLock::new();
-    GROUPING.get_or_init(|| {
-        // SAFETY: localeconv returns a pointer to static data valid until
-        // the next setlocale/localeconv; it is copied at once.
-        unsafe {
-            let lc = libc::localeconv();
-            if lc.is_null() || (*lc).thousands_sep.is_null() || (*lc).grouping.is_null() {
-                return (Vec::new(), 0);
-            }
-            let sep = CStr::from_ptr((*lc).thousands_sep).to_bytes().to_vec();
-            let group = *(*lc).grouping as u8;
-            // CHAR_MAX or 0 mean no grouping.
-            let size = if group == 0 || group >= 127 {
-                0
-            } else {
-                usize::from(group)
-            };
-            (sep, size)
-        }
-    })
-}

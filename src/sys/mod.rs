@@ -13,6 +13,7 @@ pub mod intl;
 pub mod limits;
 pub mod locale;
 pub mod mbwidth;
+pub mod numeric;
 pub mod path;
 pub mod remote;
 pub mod signals;
