@@ -19,4 +19,6 @@ pub mod plan;
 pub mod sort;
 #[allow(unsafe_code)]
 pub mod sys;
+#[cfg(test)]
+mod test_child;
 pub mod walk;

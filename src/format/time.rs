@@ -211,7 +211,10 @@ impl TimeFormatter {
             ),
             _ => (recent.to_vec(), old.to_vec()),
         };
-        let names = crate::sys::time::abbreviated_months().map(|m| abmon::measure(&m));
+        let names = crate::sys::time::abbreviated_months().map(|m| {
+            let width = crate::sys::mbwidth::text_columns_valid(&m);
+            (m, width)
+        });
         let months = abmon::pad_months(&names);
         let (recent, old) = Template::pair(&recent, &old, months.as_ref());
         let mut f = TimeFormatter {

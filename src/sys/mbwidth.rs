@@ -9,7 +9,6 @@ extern "C" {
     fn iswcntrl(wc: u32) -> c_int;
     /// glibc's `MB_CUR_MAX`.
     fn __ctype_get_mb_cur_max() -> usize;
-    fn wcrtomb(s: *mut libc::c_char, wc: libc::wchar_t, ps: *mut libc::mbstate_t) -> usize;
     fn mbrtowc(
         pwc: *mut libc::wchar_t,
         s: *const libc::c_char,
@@ -76,47 +75,41 @@ pub fn is_control(wc: u32) -> bool {
     unsafe { iswcntrl(wc) != 0 }
 }
 
-/// The bytes of `wc` in LC_CTYPE's character set (empty if it has none).
-pub fn encode(wc: u32) -> Vec<u8> {
-    let mut buf = [0u8; 16];
-    // SAFETY: an all-zero mbstate_t is the initial state; buf holds more
-    // than MB_LEN_MAX bytes.
-    let n = unsafe {
-        let mut st: libc::mbstate_t = std::mem::zeroed();
-        wcrtomb(buf.as_mut_ptr().cast(), wc as libc::wchar_t, &mut st)
-    };
-    if n == usize::MAX {
-        Vec::new()
-    } else {
-        buf[..n].to_vec()
-    }
-}
-
 /// Columns of `s` as GNU's `mbsnwidth(s, len, 0)` counts them: printable
 /// characters by `wcwidth`, control characters 0, other unprintable ones
 /// and invalid bytes 1 (an incomplete sequence at the end 1). In a
 /// single-byte locale: 1 per byte that is printable or not a control.
 pub fn text_columns(s: &[u8]) -> usize {
+    columns(s, false).unwrap_or(0)
+}
+
+/// [`text_columns`] with `MBSW_REJECT_INVALID`: `None` when `s` is not
+/// valid in a multibyte LC_CTYPE.
+pub fn text_columns_valid(s: &[u8]) -> Option<usize> {
+    columns(s, true)
+}
+
+fn columns(s: &[u8], reject_invalid: bool) -> Option<usize> {
     if s.iter().all(|b| (0x20..0x7f).contains(b)) {
-        return s.len();
+        return Some(s.len());
     }
     if !multibyte() {
         // SAFETY: isprint/iscntrl accept any unsigned char value.
-        return s
-            .iter()
-            .filter(|&&b| unsafe {
-                libc::isprint(c_int::from(b)) != 0 || libc::iscntrl(c_int::from(b)) == 0
-            })
-            .count();
+        let shown = |b: u8| unsafe {
+            libc::isprint(c_int::from(b)) != 0 || libc::iscntrl(c_int::from(b)) == 0
+        };
+        return Some(s.iter().filter(|&&b| shown(b)).count());
     }
-    decode(s)
-        .iter()
-        .map(|step| match step.wc {
+    let mut total = 0;
+    for step in decode(s) {
+        total += match step.wc {
+            None if reject_invalid => return None,
             None => 1,
             Some(wc) => match char_width(wc) {
                 w if w >= 0 => w as usize,
                 _ => usize::from(!is_control(wc)),
             },
-        })
-        .sum()
+        };
+    }
+    Some(total)
 }

@@ -1,112 +1,42 @@
 //! GNU ls's alignment of abbreviated month names: when a `-l` date format
-//! has a plain `%b`, ls pads LC_TIME's twelve names to one display width
-//! (at most 5 columns, wider ones cut), right-aligned when a name starts
-//! with a digit (` 3月` in zh_CN), and splices each into the format text:
-//! twelve formats, one per month.
+//! has a plain `%b`, ls pads LC_TIME's twelve names with spaces to the
+//! widest one's display width (on the left when a name starts with a
+//! digit: ` 3月` in zh_CN) and splices each into the format text: twelve
+//! formats, one per month. A name that is not valid text in LC_CTYPE, or
+//! holds a `%`, turns the alignment off.
 #![forbid(unsafe_code)]
 
 use super::strftime::Format;
-use crate::sys::mbwidth;
 
-/// GNU's widest month column.
-const MAX_MON_WIDTH: usize = 5;
 /// GNU's buffer for a month name and for each spliced format: anything
 /// that does not fit turns the alignment off.
 const ABFORMAT_SIZE: usize = 128;
 
-/// One character of a month name: its bytes and display columns.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cell {
-    pub bytes: Vec<u8>,
-    pub cols: usize,
-}
-
-/// `name` cut to at most `width` columns and padded with spaces to it
-/// (on the left when `right`); returns the text and the columns of the
-/// name itself (GNU's `mbsalign`).
-fn align(name: &[Cell], width: usize, right: bool) -> (Vec<u8>, usize) {
-    let mut cols = 0;
-    let mut text = Vec::new();
-    for c in name {
-        if cols + c.cols > width {
-            break;
+/// The twelve names (each with its display width, `None` where GNU's
+/// `mbswidth` rejects it) padded to one width as GNU's `abmon_init` does,
+/// or `None` where GNU gives up.
+pub fn pad_months(names: &[(Vec<u8>, Option<usize>); 12]) -> Option<[Vec<u8>; 12]> {
+    let mut widest = 0;
+    for (name, width) in names {
+        if name.len() >= ABFORMAT_SIZE || name.contains(&b'%') {
+            return None;
         }
-        cols += c.cols;
-        text.extend_from_slice(&c.bytes);
+        widest = widest.max((*width)?);
     }
-    let pad = vec![b' '; width - cols];
-    if right {
-        ([pad, text].concat(), cols)
-    } else {
-        text.extend_from_slice(&pad);
-        (text, cols)
-    }
-}
-
-/// The twelve names padded to one width as GNU's `abmon_init` does, or
-/// `None` where GNU gives up (a `%` in a name, a name too long).
-pub fn pad_months(names: &[Vec<Cell>; 12]) -> Option<[Vec<u8>; 12]> {
-    let mut width = MAX_MON_WIDTH;
-    loop {
-        let mut required = 0;
-        let mut out: [Vec<u8>; 12] = Default::default();
-        for (i, name) in names.iter().enumerate() {
-            let first = name.first().and_then(|c| c.bytes.first());
-            if name.iter().any(|c| c.bytes.contains(&b'%')) {
-                return None;
-            }
-            let (text, cols) = align(name, width, first.is_some_and(u8::is_ascii_digit));
-            if text.len() >= ABFORMAT_SIZE {
-                return None;
-            }
-            required = required.max(cols);
-            out[i] = text;
+    let mut out: [Vec<u8>; 12] = Default::default();
+    for (i, (name, width)) in names.iter().enumerate() {
+        let fill = widest - width.unwrap_or(widest);
+        if ABFORMAT_SIZE - name.len() <= fill {
+            return None;
         }
-        if width <= required {
-            return Some(out);
-        }
-        width = required;
+        let pad = vec![b' '; fill];
+        out[i] = if name.first().is_some_and(u8::is_ascii_digit) {
+            [pad, name.clone()].concat()
+        } else {
+            [name.clone(), pad].concat()
+        };
     }
-}
-
-/// A month name measured in LC_CTYPE as `mbsalign` measures it: by
-/// characters in a multibyte locale (an unprintable one becoming U+FFFD),
-/// else (or when the name is not valid there) one column per byte.
-pub fn measure(name: &[u8]) -> Vec<Cell> {
-    let bytes = || {
-        name.iter()
-            .map(|b| Cell {
-                bytes: vec![*b],
-                cols: 1,
-            })
-            .collect()
-    };
-    if !mbwidth::multibyte() {
-        return bytes();
-    }
-    let steps = mbwidth::decode(name);
-    if steps.iter().any(|s| s.wc.is_none()) {
-        return bytes();
-    }
-    let mut at = 0;
-    steps
-        .iter()
-        .map(|s| {
-            let raw = &name[at..at + s.len];
-            at += s.len;
-            let wc = s.wc.unwrap_or(0);
-            match mbwidth::char_width(wc) {
-                w if w >= 0 && wc != 0 => Cell {
-                    bytes: raw.to_vec(),
-                    cols: w as usize,
-                },
-                _ => Cell {
-                    bytes: mbwidth::encode(0xFFFD),
-                    cols: 1,
-                },
-            }
-        })
-        .collect()
+    Some(out)
 }
 
 /// Where the first plain `%b` of `fmt` is (`%%` skipped), as GNU finds it.
@@ -183,18 +113,16 @@ fn spliced(fmt: &[u8], months: &[Vec<u8>; 12]) -> Option<Box<[Format; 12]>> {
 mod tests {
     use super::*;
 
-    fn cells(s: &str) -> Vec<Cell> {
-        s.chars()
-            .map(|c| Cell {
-                bytes: c.to_string().into_bytes(),
-                cols: if c.is_ascii() { 1 } else { 2 },
-            })
-            .collect()
-    }
-
-    fn names(list: &str) -> [Vec<Cell>; 12] {
+    /// Names measured as in a UTF-8 locale where CJK takes 2 columns.
+    fn names(list: &str) -> [(Vec<u8>, Option<usize>); 12] {
         let v: Vec<&str> = list.split(';').collect();
-        std::array::from_fn(|i| cells(v[i]))
+        std::array::from_fn(|i| {
+            let w = v[i]
+                .chars()
+                .map(|c| if c < '\u{1100}' { 1 } else { 2 })
+                .sum();
+            (v[i].as_bytes().to_vec(), Some(w))
+        })
     }
 
     fn padded(list: &str) -> Vec<String> {
@@ -229,10 +157,41 @@ mod tests {
     }
 
     #[test]
-    fn wider_names_are_cut_to_five_columns() {
+    fn long_names_are_kept_whole() {
+        // LC_TIME=fr_FR.UTF-8 under LC_CTYPE=C: `févr.` is 6 bytes, and
+        // GNU pads the others to 6 columns without cutting it.
         let p = padded("Januar;Feb;Mär;April;Mai;Juni;Juli;August;Sep;Okt;Nov;Dez");
-        assert_eq!(p[0], "Janua");
-        assert_eq!(p[1], "Feb  ");
+        assert_eq!(p[0], "Januar");
+        assert_eq!(p[1], "Feb   ");
+    }
+
+    #[test]
+    fn a_name_invalid_in_lc_ctype_turns_alignment_off() {
+        let mut n = names("Jan;Feb;Mar;Apr;May;Jun;Jul;Aug;Sep;Oct;Nov;Dec");
+        n[4].1 = None;
+        assert!(pad_months(&n).is_none());
+    }
+
+    /// GNU splices the padded name in place of the first `%b` (the other
+    /// format, without one, is used as it is).
+    #[test]
+    fn padded_names_are_spliced_into_the_formats() {
+        let months: [Vec<u8>; 12] = std::array::from_fn(|i| format!("m{i}  ").into_bytes());
+        let (recent, old) = Template::pair(b"%e. %b %H:%M", b"%Y-%m", Some(&months));
+        assert_eq!(recent.get(3), &Format::parse(b"%e. m2   %H:%M"));
+        assert_eq!(recent.get(12), &Format::parse(b"%e. m11   %H:%M"));
+        assert_eq!(old.get(3), &Format::parse(b"%Y-%m"));
+        // zh_CN's catalog format: `%Y年%b%e日`.
+        let zh: [Vec<u8>; 12] = std::array::from_fn(|i| format!("{:>2}月", i + 1).into_bytes());
+        let (_, old) = Template::pair(
+            "%b%e日 %H:%M".as_bytes(),
+            "%Y年%b%e日".as_bytes(),
+            Some(&zh),
+        );
+        assert_eq!(old.get(3), &Format::parse("%Y年 3月%e日".as_bytes()));
+        // No names (GNU's alignment gave up): `%b` stays a conversion.
+        let (recent, _) = Template::pair(b"%b %e", b"%b", None);
+        assert_eq!(recent.get(5), &Format::parse(b"%b %e"));
     }
 
     #[test]

@@ -58,7 +58,7 @@ enum Piece {
 }
 
 /// A parsed strftime format.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Format {
     pieces: Vec<Piece>,
 }

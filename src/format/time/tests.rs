@@ -9,35 +9,9 @@ fn ts(sec: i64, nsec: u32) -> Timestamp {
 }
 
 /// The C library reads `TZ` once per process: a test that needs a zone
-/// runs again in a child process with `TZ` set (and the C locale). Returns
-/// whether this is that child, which then does the checks; the parent
-/// only asserts that the child passed.
+/// runs again in a child process with `TZ` set.
 fn in_zone(tz: &str, test: &str) -> bool {
-    const CHILD: &str = "STATLS_TEST_TZ";
-    if std::env::var_os(CHILD).is_some_and(|v| v == tz) {
-        return true;
-    }
-    let exe = std::env::current_exe().expect("test binary");
-    let out = std::process::Command::new(exe)
-        .args([
-            &format!("format::time::tests::{test}"),
-            "--exact",
-            "--test-threads=1",
-        ])
-        .env("TZ", tz)
-        .env(CHILD, tz)
-        .env("LC_ALL", "C")
-        .output()
-        .expect("run the test binary");
-    assert!(
-        out.status.success(),
-        "TZ={tz} {test}:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let ran = String::from_utf8_lossy(&out.stdout).contains("1 passed");
-    assert!(ran, "the child ran no test named {test}");
-    false
+    crate::test_child::in_child(&format!("format::time::tests::{test}"), &[("TZ", tz)])
 }
 
 fn render(fmt: &str, sec: i64, nsec: u32) -> String {
@@ -89,7 +63,8 @@ fn strftime_matches_gnu_date() {
 
 #[test]
 fn strftime_matches_gnu_date_in_zone() {
-    let Some(zone) = std::env::var_os("STATLS_TEST_TZ") else {
+    // Only in a child process (see `strftime_matches_gnu_date`).
+    let Some(zone) = std::env::var_os("STATLS_TEST_CHILD").and(std::env::var_os("TZ")) else {
         return;
     };
     let mut failures = Vec::new();
