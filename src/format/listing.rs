@@ -162,7 +162,7 @@ impl<'a> Printer<'a> {
                 .chain(also_measured)
                 .map(|e| match text(e) {
                     t if t == b"?" => 0,
-                    t => crate::sys::mbwidth::text_columns(&t),
+                    t => number_columns(&t),
                 })
                 .max()
                 .unwrap_or(0)
@@ -272,10 +272,20 @@ pub fn block_text(config: &Config, e: &Entry) -> Vec<u8> {
     }
 }
 
-/// Appends `text` right-aligned to `width` display columns (GNU pads the
-/// `-l` size and block columns by `mbswidth`).
+/// Display columns of a number (a size, a block count): its length unless
+/// a locale's separator made it non-ASCII.
+pub fn number_columns(text: &[u8]) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        crate::sys::mbwidth::text_columns(text)
+    }
+}
+
+/// Appends the number `text` right-aligned to `width` display columns (GNU
+/// pads the `-l` size and block columns by `mbswidth`).
 pub fn pad_left_columns(out: &mut Vec<u8>, text: &[u8], width: usize) {
-    let cols = crate::sys::mbwidth::text_columns(text);
+    let cols = number_columns(text);
     out.resize(out.len() + width.saturating_sub(cols), b' ');
     out.extend_from_slice(text);
 }

@@ -8,7 +8,9 @@ use std::fmt::Write as _;
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::format::dired::Dired;
-use crate::format::listing::{block_text, context_text, inode_text, pad_left, pad_left_columns};
+use crate::format::listing::{
+    block_text, context_text, inode_text, number_columns, pad_left, pad_left_columns,
+};
 use crate::format::name::NameRenderer;
 use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
@@ -492,14 +494,14 @@ impl Widths {
         let w = self;
         {
             w.inode = w.inode.max(r.inode.len());
-            w.blocks = w.blocks.max(crate::sys::mbwidth::text_columns(&r.blocks));
+            w.blocks = w.blocks.max(number_columns(&r.blocks));
             w.nlink = w.nlink.max(r.nlink.len());
             w.owner = w.owner.max(r.owner.width());
             w.group = w.group.max(r.group.width());
             w.author = w.author.max(r.author.width());
             w.context = w.context.max(r.context.width());
             match r.device {
-                None => w.size = w.size.max(crate::sys::mbwidth::text_columns(&r.size)),
+                None => w.size = w.size.max(number_columns(&r.size)),
                 Some((major, minor)) => {
                     w.major = w.major.max(major.to_string().len());
                     w.minor = w.minor.max(minor.to_string().len());

@@ -140,8 +140,7 @@ impl SizeFormat {
             Kind::Human { base } => human(bytes, u128::from(*base), &punct.decimal_point, out),
             Kind::Blocks { size, suffix } => {
                 let n = bytes.div_ceil(u128::from((*size).max(1)));
-                out.extend_from_slice(n.to_string().as_bytes());
-                let end = out.len();
+                let end = push_decimal(out, n);
                 out.extend_from_slice(suffix.as_bytes());
                 end
             }
@@ -189,6 +188,23 @@ fn group_digits(out: &mut Vec<u8>, start: usize, end: usize, punct: &Numeric) {
     out.splice(start..end, grouped);
 }
 
+/// Appends `n` in decimal (without allocating); returns the new length.
+fn push_decimal(out: &mut Vec<u8>, n: u128) -> usize {
+    let mut buf = [0u8; 40];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+    out.len()
+}
+
 /// Appends a human-readable size: below `base` the plain number; else one
 /// decimal while under 10, rounded up, and a unit letter. Returns where
 /// the integer part ends.
@@ -207,10 +223,7 @@ fn human(bytes: u128, base: u128, point: &[u8], out: &mut Vec<u8>) -> usize {
             c
         }
     };
-    let push = |out: &mut Vec<u8>, n: u128| {
-        out.extend_from_slice(n.to_string().as_bytes());
-        out.len()
-    };
+    let push = push_decimal;
     if exp == 0 {
         return push(out, bytes);
     }

@@ -162,6 +162,7 @@ const MAX_LEN: usize = 1000;
 pub struct TimeFormatter {
     recent: Template,
     old: Template,
+    days: civil::DayCache,
     now: Cell<Timestamp>,
     /// Whether "now" is re-read for a time in the future (GNU does).
     live: bool,
@@ -220,6 +221,7 @@ impl TimeFormatter {
         let mut f = TimeFormatter {
             recent,
             old,
+            days: civil::DayCache::default(),
             now: Cell::new(now),
             live: false,
             fail_width: 0,
@@ -264,7 +266,7 @@ impl TimeFormatter {
             &self.old
         };
         let start = out.len();
-        if let Some(bd) = break_down(t.sec, t.nsec) {
+        if let Some(bd) = self.days.break_down(t.sec, t.nsec) {
             fmt.get(bd.tm.month).render(&bd, out);
             if out.len() - start <= MAX_LEN {
                 return;

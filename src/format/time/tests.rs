@@ -303,3 +303,45 @@ fn ls_trims_dash_n() {
     assert_eq!(render("%-N|%_N|%N|%-3N", 0, 0), "0|0        |000000000|0");
     assert_eq!(render("%-N", 0, 500_000_000), "5");
 }
+
+/// The day cache gives exactly what `localtime_r` gives, across
+/// transitions, leap seconds (right/), POSIX rules before 1970, half-hour
+/// and negative daylight saving time.
+#[test]
+fn day_cache_matches_localtime() {
+    for tz in [
+        "right/Europe/Berlin",
+        "right/UTC",
+        "NZST-12NZDT,M9.5.0,M4.1.0/3",
+        "America/New_York",
+        "Australia/Lord_Howe",
+        "Europe/Dublin",
+        "Africa/Casablanca",
+        "XXX-24:59:59",
+    ] {
+        let _ = in_zone(tz, "day_cache_matches_localtime_in_zone");
+    }
+}
+
+#[test]
+fn day_cache_matches_localtime_in_zone() {
+    if std::env::var_os("STATLS_TEST_CHILD").is_none() {
+        return;
+    }
+    let cache = civil::DayCache::default();
+    // 1960..2040 in steps that drift through every second of the day, then
+    // each leap second and transition neighbourhood hit by the steps again.
+    let mut t: i64 = -315_619_200;
+    while t < 2_208_988_800 {
+        for probe in [t, t + 1, t - 1] {
+            assert_eq!(cache.break_down(probe, 7), break_down(probe, 7), "@{probe}");
+        }
+        t += 7_919;
+    }
+    // Every second of two days around leap seconds and a DST change.
+    for around in [1_483_228_800_i64, 78_796_800, 1_711_846_800] {
+        for probe in around - 86_400..around + 86_400 {
+            assert_eq!(cache.break_down(probe, 0), break_down(probe, 0), "@{probe}");
+        }
+    }
+}
