@@ -20,7 +20,7 @@ use crate::sys::time::strftime_one;
 const MAX_WIDTH: usize = 4096;
 /// Conversions that reject the `E` and the `O` modifier.
 const E_BAD: &[u8] = b"aAbBdDeFgGhHIjklmMNSUVwW";
-const O_BAD: &[u8] = b"aAcDFqxXY";
+const O_BAD: &[u8] = b"aAcDFxXY";
 /// Conversions rendered at format time (for the `parse` step to accept).
 const KNOWN: &[u8] = b"aAbBcCdDeFgGhHIjklmMNpPqrRsStTuUVwWxXyYzZ";
 
@@ -167,6 +167,8 @@ impl Parser<'_> {
                     None => false,
                 };
                 if rejected {
+                    // gnulib applies `#` to `%b` before it rejects `%Eb`.
+                    spec.upper |= spec.swap && (c == b'b' || c == b'h');
                     self.bad(&fmt[start..=j], &spec);
                 } else {
                     spec.conv = c;
