@@ -55,58 +55,71 @@ fn first_percent_b(fmt: &[u8]) -> Option<usize> {
     None
 }
 
-/// The format for each month: twelve formats with the padded names
-/// spliced in, or the one format when there is no `%b` in either format
-/// or GNU's alignment gives up.
+/// The format for each month: the format with the padded name spliced in
+/// place of its `%b` (parsed the first time that month is asked for), or
+/// the one format when it has no `%b` or GNU's alignment gives up.
 #[derive(Clone, Debug)]
 pub enum Template {
     One(Format),
-    Monthly(Box<[Format; 12]>),
+    Monthly(Box<Monthly>),
+}
+
+/// A format split around its first `%b`, and the names to put there.
+#[derive(Clone, Debug)]
+pub struct Monthly {
+    before: Vec<u8>,
+    after: Vec<u8>,
+    names: [Vec<u8>; 12],
+    parsed: [std::cell::OnceCell<Format>; 12],
 }
 
 impl Template {
     /// The (recent, old) templates of two formats, given the padded names.
     pub fn pair(recent: &[u8], old: &[u8], months: Option<&[Vec<u8>; 12]>) -> (Template, Template) {
-        let one = || {
-            (
-                Template::One(Format::parse(recent)),
-                Template::One(Format::parse(old)),
-            )
-        };
+        let one = |fmt: &[u8]| Template::One(Format::parse(fmt));
         if first_percent_b(recent).is_none() && first_percent_b(old).is_none() {
-            return one();
+            return (one(recent), one(old));
         }
-        let Some(months) = months else {
-            return one();
+        // GNU aligns both formats or neither (each must fit its buffer).
+        let Some(months) = months.filter(|m| fits(recent, m) && fits(old, m)) else {
+            return (one(recent), one(old));
         };
-        match (spliced(recent, months), spliced(old, months)) {
-            (Some(r), Some(o)) => (Template::Monthly(r), Template::Monthly(o)),
-            _ => one(),
-        }
+        let monthly = |fmt: &[u8]| match first_percent_b(fmt) {
+            None => one(fmt),
+            Some(at) => Template::Monthly(Box::new(Monthly {
+                before: fmt[..at].to_vec(),
+                after: fmt[at + 2..].to_vec(),
+                names: months.clone(),
+                parsed: Default::default(),
+            })),
+        };
+        (monthly(recent), monthly(old))
     }
 
     /// The format for `month` (1..=12).
     pub fn get(&self, month: u8) -> &Format {
         match self {
             Template::One(f) => f,
-            Template::Monthly(fs) => &fs[usize::from(month.clamp(1, 12)) - 1],
+            Template::Monthly(m) => {
+                let i = usize::from(month.clamp(1, 12)) - 1;
+                m.parsed[i]
+                    .get_or_init(|| Format::parse(&[&m.before[..], &m.names[i], &m.after].concat()))
+            }
         }
     }
 }
 
-fn spliced(fmt: &[u8], months: &[Vec<u8>; 12]) -> Option<Box<[Format; 12]>> {
-    let texts: Vec<Vec<u8>> = match first_percent_b(fmt) {
-        None => vec![fmt.to_vec(); 12],
-        Some(at) if at <= ABFORMAT_SIZE => months
-            .iter()
-            .map(|m| [&fmt[..at], m, &fmt[at + 2..]].concat())
-            .collect(),
-        Some(_) => return None,
-    };
-    if texts.iter().any(|t| t.len() >= ABFORMAT_SIZE) {
-        return None;
+/// Whether GNU's buffer holds `fmt` with each name spliced in.
+fn fits(fmt: &[u8], months: &[Vec<u8>; 12]) -> bool {
+    match first_percent_b(fmt) {
+        None => fmt.len() < ABFORMAT_SIZE,
+        Some(at) => {
+            at <= ABFORMAT_SIZE
+                && months
+                    .iter()
+                    .all(|m| fmt.len() - 2 + m.len() < ABFORMAT_SIZE)
+        }
     }
-    Some(Box::new(std::array::from_fn(|i| Format::parse(&texts[i]))))
 }
 
 #[cfg(test)]
@@ -205,10 +218,7 @@ mod tests {
         assert_eq!(first_percent_b(b"%-b %Ob"), None);
         let months: [Vec<u8>; 12] = std::array::from_fn(|i| format!("M{i:<3}").into_bytes());
         let (r, o) = Template::pair(b"%e %b", b"%Y", Some(&months));
-        assert!(matches!(
-            (&r, &o),
-            (Template::Monthly(_), Template::Monthly(_))
-        ));
+        assert!(matches!((&r, &o), (Template::Monthly(_), Template::One(_))));
         // Too long for GNU's buffer: no alignment for either format.
         let long = [b"%b".as_slice(), &[b'x'; 126]].concat();
         let (r, _) = Template::pair(&long, b"%b", Some(&months));
