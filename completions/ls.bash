@@ -1,114 +1,87 @@
-_ls() {
-    local i cur prev opts cmd
-    COMPREPLY=()
-    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
-        cur="$2"
-    else
-        cur="${COMP_WORDS[COMP_CWORD]}"
-    fi
-    prev="$3"
-    cmd=""
-    opts=""
+# bash completion for statls's ls, generated from its option table
+# (src/cli/table.rs) by tests/generated_docs.rs: do not edit.
+# Needs bash-completion (_init_completion), which itself completes ls
+# with _longopt: source this file after it to complete values too.
+_statls_ls()
+{
+    local cur prev words cword split
+    _init_completion -s || return
 
-    for i in "${COMP_WORDS[@]:0:COMP_CWORD}"
-    do
-        case "${cmd},${i}" in
-            ",$1")
-                cmd="ls"
-                ;;
-            *)
-                ;;
-        esac
-    done
-
-    case "${cmd}" in
-        ls)
-            opts="-a -b -d -D -h -i -k -n -G -q -r -s -w -A -B -H -I -L -N -Q -R -T -Z -c -f -g -l -m -o -p -t -u -v -x -C -S -U -X -1 -F --all --escape --directory --dired --full-time --group-directories-first --human-readable --inode --kibibytes --numeric-uid-gid --no-group --hide-control-chars --reverse --size --width --almost-all --ignore-backups --file-type --si --dereference-command-line --dereference-command-line-symlink-to-dir --hide --ignore --indicator-style --dereference --literal --quote-name --quoting-style --recursive --format --show-control-chars --sort --tabsize --time --time-style --zero --color --hyperlink --block-size --context --author --help --version --json --classify"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
+    case $prev in
+        --width|-w)
+            COMPREPLY=()
+            return
+            ;;
+        --classify)
+            if [[ $split == true ]]; then
+                COMPREPLY=($(compgen -W 'always yes force never no none auto tty if-tty' -- "$cur"))
+                return
             fi
-            case "${prev}" in
-                --width)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -w)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --hide)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --ignore)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -I)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --indicator-style)
-                    COMPREPLY=($(compgen -W "none slash file-type classify" -- "${cur}"))
-                    return 0
-                    ;;
-                --quoting-style)
-                    COMPREPLY=($(compgen -W "literal locale shell shell-always shell-escape shell-escape-always c c-maybe escape clocale" -- "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "across commas horizontal long single-column verbose vertical" -- "${cur}"))
-                    return 0
-                    ;;
-                --sort)
-                    COMPREPLY=($(compgen -W "none size time version extension width" -- "${cur}"))
-                    return 0
-                    ;;
-                --tabsize)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -T)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --time)
-                    COMPREPLY=($(compgen -W "atime access use ctime status birth creation" -- "${cur}"))
-                    return 0
-                    ;;
-                --time-style)
-                    COMPREPLY=($(compgen -W "full-iso long-iso iso locale" -- "${cur}"))
-                    return 0
-                    ;;
-                --color)
-                    COMPREPLY=($(compgen -W "always auto never yes force no none tty if-tty" -- "${cur}"))
-                    return 0
-                    ;;
-                --hyperlink)
-                    COMPREPLY=($(compgen -W "always auto never yes force no none tty if-tty" -- "${cur}"))
-                    return 0
-                    ;;
-                --block-size)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --classify)
-                    COMPREPLY=($(compgen -W "always auto never yes force no none tty if-tty" -- "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
+            ;;
+        --hide)
+            COMPREPLY=()
+            return
+            ;;
+        --ignore|-I)
+            COMPREPLY=()
+            return
+            ;;
+        --indicator-style)
+            COMPREPLY=($(compgen -W 'none slash file-type classify' -- "$cur"))
+            return
+            ;;
+        --quoting-style)
+            COMPREPLY=($(compgen -W 'literal shell shell-always shell-escape shell-escape-always c c-maybe escape locale clocale' -- "$cur"))
+            return
+            ;;
+        --format)
+            COMPREPLY=($(compgen -W 'verbose long commas horizontal across vertical single-column' -- "$cur"))
+            return
+            ;;
+        --sort)
+            COMPREPLY=($(compgen -W 'none time size extension version width' -- "$cur"))
+            return
+            ;;
+        --tabsize|-T)
+            COMPREPLY=()
+            return
+            ;;
+        --time)
+            COMPREPLY=($(compgen -W 'atime access use ctime status birth creation' -- "$cur"))
+            return
+            ;;
+        --time-style)
+            COMPREPLY=($(compgen -W 'full-iso long-iso iso locale' -- "$cur"))
+            return
+            ;;
+        --color)
+            if [[ $split == true ]]; then
+                COMPREPLY=($(compgen -W 'always yes force never no none auto tty if-tty' -- "$cur"))
+                return
+            fi
+            ;;
+        --hyperlink)
+            if [[ $split == true ]]; then
+                COMPREPLY=($(compgen -W 'always yes force never no none auto tty if-tty' -- "$cur"))
+                return
+            fi
+            ;;
+        --block-size)
+            COMPREPLY=()
+            return
+            ;;
+        --cached)
+            COMPREPLY=($(compgen -W 'default never always' -- "$cur"))
+            return
             ;;
     esac
-}
+    [[ $split == true ]] && return
 
-if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _ls -o nosort -o bashdefault -o default ls
-else
-    complete -F _ls -o bashdefault -o default ls
-fi
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W '-a --all -b --escape -d --directory -D --dired --full-time --group-directories-first -h --human-readable -i --inode -k --kibibytes -n --numeric-uid-gid -G --no-group -q --hide-control-chars -r --reverse -s --size -w --width= -A --almost-all -B --ignore-backups -F --classify= --file-type --si -H --dereference-command-line --dereference-command-line-symlink-to-dir --hide= -I --ignore= --indicator-style= -L --dereference -N --literal -Q --quote-name --quoting-style= -R --recursive --format= --show-control-chars --sort= -T --tabsize= --time= --time-style= --zero --color= --hyperlink= --block-size= -Z --context --author --help --version --json --cached= -c -f -g -l -m -o -p -t -u -v -x -C -S -U -X -1' -- "$cur"))
+        [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
+        return
+    fi
+    _filedir
+} &&
+    complete -F _statls_ls ls

@@ -14,6 +14,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Ok(c) => c,
         Err(code) => return code,
     };
+    crate::sys::stat::set_cache_mode(config.cached);
     let mut walker = Walker::new(&config, config.locale.collate_bytes);
     walker.run(&config.operands);
     walker.finish();

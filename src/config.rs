@@ -19,6 +19,7 @@ use crate::options::{
     Dereference, Format, Hidden, IndicatorStyle, QuotingStyle, SortKey, TimeField,
 };
 use crate::sys::locale::LocaleInfo;
+use crate::sys::stat::CacheMode;
 
 /// Everything the long format (and `-s`, `-i`) needs to know.
 #[derive(Clone, Debug)]
@@ -95,6 +96,8 @@ pub struct Config {
     pub operands: Vec<OsString>,
     /// How many per-entry probes may be in flight at once.
     pub probes: ProbeConcurrency,
+    /// `--cached=MODE` / `LS_CACHED`: the sync flag of every statx.
+    pub cached: CacheMode,
 }
 
 /// How the stats and xattr probes of one directory's entries are issued.

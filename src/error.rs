@@ -10,7 +10,6 @@ use std::io::Write;
 use crate::format::quote::quote_diagnostic;
 use crate::output::Output;
 
-pub const EXIT_OK: i32 = 0;
 pub const EXIT_MINOR: i32 = 1;
 pub const EXIT_SERIOUS: i32 = 2;
 

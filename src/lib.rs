@@ -8,23 +8,33 @@
 //! `error`, `entry` and `options` shared below, over `sys` (the kernel and
 //! the C library: the only module with foreign declarations and `unsafe`).
 //! ARCHITECTURE.md is the map.
+//!
+//! The library exists for the `ls` binary and its tests: it is not a
+//! stable API. What the binary and the integration tests use is public
+//! (`app`, the option table in `cli`, `config`); the modules the tests reach
+//! into for unit-level checks (`format`, `sys`) and the option value types
+//! `config` is made of (`options`) are public but hidden from the
+//! documentation; everything else is crate-private.
 
 #![deny(unsafe_code)]
 
 pub mod app;
 pub mod cli;
 pub mod config;
-pub mod entry;
-pub mod error;
+pub(crate) mod entry;
+pub(crate) mod error;
+#[doc(hidden)]
 pub mod format;
-pub mod listing;
+pub(crate) mod listing;
+#[doc(hidden)]
 pub mod options;
-pub mod output;
-pub mod parallel;
-pub mod plan;
-pub mod sort;
+pub(crate) mod output;
+pub(crate) mod parallel;
+pub(crate) mod plan;
+pub(crate) mod sort;
+#[doc(hidden)]
 #[allow(unsafe_code)]
 pub mod sys;
 #[cfg(test)]
 mod test_child;
-pub mod walk;
+pub(crate) mod walk;

@@ -95,7 +95,7 @@ pub enum QuotingStyle {
 impl QuotingStyle {
     /// Styles that quote only the names that need it. In column and long
     /// listings GNU ls then indents the unquoted names by one space when
-    /// some name of the same listing got quotes (see [`Quoted`]).
+    /// some name of the same listing got quotes (see `format::quote::Quoted`).
     pub fn aligns_quotes(self) -> bool {
         matches!(
             self,

@@ -22,9 +22,6 @@ pub struct Plan {
     by_type: [Need; 9],
     /// Symlinks inside directories are followed (`-L`).
     pub follow_links: bool,
-    /// The type of every entry matters (for `-F`, `-R`, colours, …); entries
-    /// whose `d_type` is unknown must then be stat'ed.
-    pub need_type: bool,
     /// Symlink targets are read (`-l` prints `-> target`).
     pub read_link: bool,
     /// Symlink targets are stat'ed (with this mask) to colour or classify
@@ -122,6 +119,8 @@ impl Plan {
             }
         }
         let follow_links = config.dereference == Dereference::Always;
+        // The type of every entry matters (for `-F`, `-R`, colours, …):
+        // entries whose `d_type` is unknown must then be stat'ed.
         let need_type = long
             || config.recursive
             || config.color.is_some()
@@ -164,7 +163,6 @@ impl Plan {
         Plan {
             by_type,
             follow_links,
-            need_type,
             read_link: long,
             link_target,
             // JSON has no `total` line (it is the sum of the `blocks`) and

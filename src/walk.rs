@@ -450,7 +450,7 @@ impl<'a> Walker<'a> {
             if p.operand || wanted.len() == ahead.window() {
                 break;
             }
-            if p.ahead.map_or(true, |id| !ahead.is_submitted(id)) {
+            if p.ahead.is_none_or(|id| !ahead.is_submitted(id)) {
                 wanted.push(p);
             }
         }

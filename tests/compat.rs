@@ -1,8 +1,9 @@
 //! The shared differential corpus (../shared/compat/cases-public.txt) and
 //! the project's own case files (tests/cases/) run through the shared
 //! runner: every case must be identical to GNU ls 9.1 in stdout, stderr and
-//! exit status, in pipe and tty mode. Skipped, with a
-//! note, when the corpus, root or GNU ls 9.1 is not available. Cases run as
+//! exit status, in pipe and tty mode. Skipped, with a SKIPPED line on stderr
+//! that the test harness does not capture, when the corpus, root or GNU ls
+//! 9.1 is not available. Cases run as
 //! another user (`AS=nobody`) are left out, with a note, when that user
 //! cannot execute the binary under test (a checkout in a private directory).
 
@@ -33,15 +34,18 @@ fn run_corpus(corpus: &std::path::Path) {
     let compat = root.join("../shared/compat");
     let runner = compat.join("lsdiff.sh");
     if !runner.exists() {
-        eprintln!("skipping: {} not found", runner.display());
+        util::skipped(&format!(
+            "{} not found: the shared differential corpus was NOT run",
+            runner.display()
+        ));
         return;
     }
     if util::gnu().is_none() {
-        eprintln!("skipping: /bin/ls is not GNU ls 9.1");
+        util::skipped("/bin/ls is not GNU ls 9.1: the shared corpus was NOT run");
         return;
     }
     if !rustix_is_root() {
-        eprintln!("skipping: the fixture builder needs root");
+        util::skipped("the fixture builder needs root: the shared corpus was NOT run");
         return;
     }
     let cases = cases_runnable_here(corpus);

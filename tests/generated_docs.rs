@@ -1,23 +1,29 @@
-//! Keeps the committed shell completions (`completions/`) in step with the
-//! clap definition in `src/cli.rs`, and checks that the hand-written man
-//! page (`man/ls.1`) documents every option and environment variable.
+//! Keeps the generated files in step with the command-line definition
+//! (`statls::cli::OPTIONS`, the option table in src/cli/table.rs, and the
+//! argmatch word tables in src/cli/args.rs):
 //!
-//! The completions are generated with `clap_complete` from
-//! `statls::cli::command()`, enriched here with each option's one-line
-//! description from `statls::cli::OPTIONS` and the values GNU ls 9.1 accepts.
-//! Run `STATLS_REGENERATE=1 cargo test --test generated_docs` to rewrite them.
+//! - the shell completions in `completions/`: zsh's from `clap_complete`
+//!   (on `statls::cli::command()`, enriched with each option's description
+//!   and values), bash's and fish's written here, because clap's offer an
+//!   optional value (`--color[=WHEN]`) as the next word, where `ls` would
+//!   take it for a file name;
+//! - the man page `man/ls.1`, from the hand-written `man/ls.1.in`, whose
+//!   `@option NAME` lines become each option's synopsis.
 //!
-//! The man page is not generated: our clap arguments carry no help text (the
-//! `--help` text is our own, written from the option table), so
-//! `clap_mangen` would produce a bare option list. It is written by hand.
+//! Run `STATLS_REGENERATE=1 cargo test --test generated_docs` to rewrite
+//! them. Also checked: the man page renders without warnings and documents
+//! every option, environment variable and exit status.
 #![forbid(unsafe_code)]
 
+mod util;
+
 use std::path::PathBuf;
+use std::process::Command as Process;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Arg, ArgAction, Command, ValueHint};
 use clap_complete::Shell;
-use statls::cli::{command, ArgKind, OptId, OptSpec, OPTIONS};
+use statls::cli::{args, command, ArgKind, OptId, OptSpec, OPTIONS};
 
 const REGENERATE: &str = "STATLS_REGENERATE=1 cargo test --test generated_docs";
 
@@ -33,6 +39,8 @@ const ENVIRONMENT: &[&str] = &[
     "BLOCK_SIZE",
     "BLOCKSIZE",
     "POSIXLY_CORRECT",
+    "STATLS_THREADS",
+    "LS_CACHED",
 ];
 
 fn root() -> PathBuf {
@@ -43,41 +51,23 @@ fn regenerating() -> bool {
     std::env::var_os("STATLS_REGENERATE").is_some_and(|v| v == "1")
 }
 
-/// The values GNU ls 9.1 accepts for an option's argument, when it is one
-/// of a fixed set (the first spelling of each synonym group first).
-fn possible_values(key: &str) -> Option<&'static [&'static str]> {
-    const WHEN: &[&str] = &[
-        "always", "auto", "never", "yes", "force", "no", "none", "tty", "if-tty",
-    ];
+fn words<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
+    table.iter().map(|(w, _)| *w).collect()
+}
+
+/// The values an option's argument may take, when it is one of a fixed
+/// set: the argmatch tables `ls` decodes them with, in GNU's order.
+fn possible_values(key: &str) -> Option<Vec<&'static str>> {
     Some(match key {
-        "classify" | "color" | "hyperlink" => WHEN,
-        "format" => &[
-            "across",
-            "commas",
-            "horizontal",
-            "long",
-            "single-column",
-            "verbose",
-            "vertical",
-        ],
-        "sort" => &["none", "size", "time", "version", "extension", "width"],
-        "time" => &[
-            "atime", "access", "use", "ctime", "status", "birth", "creation",
-        ],
-        "time-style" => &["full-iso", "long-iso", "iso", "locale"],
-        "indicator-style" => &["none", "slash", "file-type", "classify"],
-        "quoting-style" => &[
-            "literal",
-            "locale",
-            "shell",
-            "shell-always",
-            "shell-escape",
-            "shell-escape-always",
-            "c",
-            "c-maybe",
-            "escape",
-            "clocale",
-        ],
+        "classify" | "color" | "hyperlink" => words(args::WHEN_ARGS),
+        "format" => words(args::FORMAT_ARGS),
+        "sort" => words(args::SORT_ARGS),
+        "time" => words(args::TIME_ARGS),
+        "indicator-style" => words(args::INDICATOR_ARGS),
+        "quoting-style" => words(args::QUOTING_ARGS),
+        "cached" => words(args::CACHED_ARGS),
+        // Not an argmatch table: a word, or +FORMAT.
+        "time-style" => vec!["full-iso", "long-iso", "iso", "locale"],
         _ => return None,
     })
 }
@@ -87,8 +77,8 @@ fn one_line(help: &str) -> String {
     help.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// `statls::cli::command()` with descriptions and value hints for the
-/// completion generators.
+/// `statls::cli::command()` with descriptions and value hints for clap's
+/// zsh generator.
 fn completion_command() -> Command {
     let mut cmd = command()
         .bin_name("ls")
@@ -119,11 +109,116 @@ fn completion_command() -> Command {
     }
 }
 
-fn completion(shell: Shell) -> Vec<u8> {
+/// clap's zsh script, with optional values only after `=` (`--color=-`:
+/// `_arguments` then never takes the next word as the value).
+fn zsh_completion() -> Vec<u8> {
     let mut cmd = completion_command();
     let mut out = Vec::new();
-    clap_complete::generate(shell, &mut cmd, "ls", &mut out);
-    out
+    clap_complete::generate(Shell::Zsh, &mut cmd, "ls", &mut out);
+    let mut text = String::from_utf8(out).expect("UTF-8 script");
+    for spec in OPTIONS.iter().filter(|s| s.arg == ArgKind::Optional) {
+        if let Some(long) = spec.long {
+            text = text.replace(&format!("'*--{long}=["), &format!("'*--{long}=-["));
+        }
+    }
+    text.into_bytes()
+}
+
+/// `'text'` for fish and bash (single quotes, `'` escaped as `'\''`).
+fn single_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
+/// fish: one `complete` line per option; a fixed set of values with `-x`
+/// (no file names); an optional value as `--name=value` candidates, offered
+/// only while the current token starts with `--name=`.
+fn fish_completion() -> Vec<u8> {
+    let mut out = String::from(
+        "# fish completion for statls's ls, generated from its option table\n\
+         # (src/cli/table.rs) by tests/generated_docs.rs: do not edit.\n",
+    );
+    for spec in OPTIONS {
+        let mut line = String::from("complete -c ls");
+        if let Some(c) = spec.short {
+            line.push_str(&format!(" -s {c}"));
+        }
+        if let Some(l) = spec.long {
+            line.push_str(&format!(" -l {l}"));
+        }
+        line.push_str(&format!(" -d {}", single_quoted(&one_line(spec.help))));
+        let values = possible_values(spec.key);
+        match (spec.arg, &values) {
+            (ArgKind::Required, Some(v)) => {
+                line.push_str(&format!(" -x -a {}", single_quoted(&v.join(" "))))
+            }
+            (ArgKind::Required, None) => line.push_str(" -x"),
+            _ => {}
+        }
+        out.push_str(&line);
+        out.push('\n');
+        if let (ArgKind::Optional, Some(long), Some(v)) = (spec.arg, spec.long, &values) {
+            let prefixed: Vec<String> = v.iter().map(|w| format!("--{long}={w}")).collect();
+            out.push_str(&format!(
+                "complete -c ls -f -n {} -a {}\n",
+                single_quoted(&format!(
+                    "string match -q -- '--{long}=*' (commandline -ct)"
+                )),
+                single_quoted(&prefixed.join(" "))
+            ));
+        }
+    }
+    out.into_bytes()
+}
+
+/// bash (with bash-completion's `_init_completion`): every option, values
+/// after `--name=` or as the next word for required arguments, and after
+/// `=` only for optional ones.
+fn bash_completion() -> Vec<u8> {
+    let mut opts = Vec::new();
+    let mut cases = String::new();
+    for spec in OPTIONS {
+        let values = possible_values(spec.key).map(|v| v.join(" "));
+        let mut names: Vec<String> = spec.long.iter().map(|l| format!("--{l}")).collect();
+        match spec.arg {
+            ArgKind::None => {}
+            ArgKind::Required => names.extend(spec.short.map(|c| format!("-{c}"))),
+            ArgKind::Optional => {}
+        }
+        opts.extend(spec.short.map(|c| format!("-{c}")));
+        opts.extend(spec.long.map(|l| match spec.arg {
+            ArgKind::None => format!("--{l}"),
+            _ => format!("--{l}="),
+        }));
+        let reply = match &values {
+            Some(v) => format!("COMPREPLY=($(compgen -W {} -- \"$cur\"))", single_quoted(v)),
+            None => String::from("COMPREPLY=()"),
+        };
+        match spec.arg {
+            ArgKind::None => {}
+            ArgKind::Required => {
+                cases.push_str(&format!("        {})\n            {reply}\n            return\n            ;;\n", names.join("|")))
+            }
+            ArgKind::Optional => cases.push_str(&format!(
+                "        {})\n            if [[ $split == true ]]; then\n                {reply}\n                return\n            fi\n            ;;\n",
+                names.join("|")
+            )),
+        }
+    }
+    let opts = opts.join(" ");
+    format!(
+        "# bash completion for statls's ls, generated from its option table\n\
+         # (src/cli/table.rs) by tests/generated_docs.rs: do not edit.\n\
+         # Needs bash-completion (_init_completion), which itself completes ls\n\
+         # with _longopt: source this file after it to complete values too.\n\
+         _statls_ls()\n{{\n    local cur prev words cword split\n    _init_completion -s || return\n\n    \
+         case $prev in\n{cases}    esac\n    [[ $split == true ]] && return\n\n    \
+         if [[ $cur == -* ]]; then\n        \
+         COMPREPLY=($(compgen -W {} -- \"$cur\"))\n        \
+         [[ ${{COMPREPLY-}} == *= ]] && compopt -o nospace\n        return\n    fi\n    \
+         _filedir\n}} &&\n    complete -F _statls_ls ls\n",
+        single_quoted(&opts)
+    )
+    .into_bytes()
 }
 
 /// Compares `expected` with the committed file, or writes it when
@@ -147,20 +242,110 @@ fn check_file(relative: &str, expected: &[u8]) -> Option<String> {
 #[test]
 fn completions_match_the_cli_definition() {
     let files = [
-        ("completions/ls.bash", Shell::Bash),
-        ("completions/_ls", Shell::Zsh),
-        ("completions/ls.fish", Shell::Fish),
+        ("completions/ls.bash", bash_completion()),
+        ("completions/_ls", zsh_completion()),
+        ("completions/ls.fish", fish_completion()),
     ];
     let stale: Vec<String> = files
         .iter()
-        .filter_map(|(file, shell)| check_file(file, &completion(*shell)))
+        .filter_map(|(file, text)| check_file(file, text))
         .collect();
     assert!(
         stale.is_empty(),
-        "{}\nThe completions are generated from statls::cli::command(); \
+        "{}\nThe completions are generated from statls::cli::OPTIONS; \
          regenerate them with `{REGENERATE}` and commit the result.",
         stale.join("\n")
     );
+}
+
+/// An option's synopsis in roff: `\fB\-w\fR, \fB\-\-width\fR=\fICOLS\fR`.
+fn roff_synopsis(spec: &OptSpec) -> String {
+    let mut s = forms(spec)
+        .iter()
+        .map(|f| roff_bold(f))
+        .collect::<Vec<_>>()
+        .join(", ");
+    match (spec.arg, spec.long.is_some()) {
+        (ArgKind::Required, true) => s.push_str(&format!("=\\fI{}\\fR", spec.value_name)),
+        (ArgKind::Required, false) => s.push_str(&format!(" \\fI{}\\fR", spec.value_name)),
+        (ArgKind::Optional, _) => s.push_str(&format!("[=\\fI{}\\fR]", spec.value_name)),
+        (ArgKind::None, _) => {}
+    }
+    s
+}
+
+const OPTION_LINE: &str = ".\\\" @option ";
+
+/// man/ls.1 from man/ls.1.in: `@option KEY` lines become the synopsis of
+/// that option's row, `@VERSION@` the crate version.
+fn man_page_from_source() -> Vec<u8> {
+    let path = root().join("man/ls.1.in");
+    let source = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{} cannot be read: {e}", path.display()));
+    let mut out = String::new();
+    for line in source.lines() {
+        match line.strip_prefix(OPTION_LINE) {
+            Some(key) => {
+                let spec = OPTIONS
+                    .iter()
+                    .find(|s| s.key == key)
+                    .unwrap_or_else(|| panic!("man/ls.1.in: no option {key:?} in the table"));
+                out.push_str(&roff_synopsis(spec));
+            }
+            None => out.push_str(&line.replace("@VERSION@", env!("CARGO_PKG_VERSION"))),
+        }
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+#[test]
+fn man_page_matches_its_source_and_the_cli_definition() {
+    let source = std::fs::read_to_string(root().join("man/ls.1.in")).expect("man/ls.1.in");
+    for spec in OPTIONS {
+        let n = source
+            .lines()
+            .filter(|l| l.strip_prefix(OPTION_LINE) == Some(spec.key))
+            .count();
+        assert_eq!(n, 1, "man/ls.1.in must describe option {:?} once", spec.key);
+    }
+    if let Some(stale) = check_file("man/ls.1", &man_page_from_source()) {
+        panic!("{stale}: it is generated from man/ls.1.in; regenerate it with `{REGENERATE}`");
+    }
+}
+
+#[test]
+fn man_page_renders_without_warnings() {
+    let man = Process::new("man")
+        .args(["--warnings", "-l"])
+        .arg(root().join("man/ls.1"))
+        .env("MANWIDTH", "80")
+        .env("LC_ALL", "C.UTF-8")
+        .output();
+    let Ok(out) = man else {
+        util::skipped("man (man-db) is not installed; man/ls.1 not rendered");
+        return;
+    };
+    assert!(
+        out.stderr.is_empty(),
+        "man --warnings -l man/ls.1:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for heading in [
+        "NAME",
+        "OPTIONS",
+        "ENVIRONMENT",
+        "EXIT STATUS",
+        "STATX USE",
+        "JSON OUTPUT",
+    ] {
+        assert!(
+            text.contains(&format!("\n{heading}\n")),
+            "rendered page lacks {heading}"
+        );
+    }
 }
 
 fn man_page() -> String {
@@ -181,23 +366,6 @@ fn forms(spec: &OptSpec) -> Vec<String> {
 }
 
 #[test]
-fn man_page_documents_every_option() {
-    let page = man_page();
-    let missing: Vec<String> = command()
-        .get_arguments()
-        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
-        .chain(OPTIONS.iter().flat_map(forms))
-        .filter(|option| !page.contains(&roff_bold(option)))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "man/ls.1 (written by hand, not generated) does not document {:?}; \
-         add an entry for each (as \\fB\\-\\-name\\fR) by hand.",
-        missing
-    );
-}
-
-#[test]
 fn man_page_documents_environment_and_exit_status() {
     let page = man_page();
     let missing: Vec<&str> = ENVIRONMENT
@@ -207,12 +375,13 @@ fn man_page_documents_environment_and_exit_status() {
         .collect();
     assert!(
         missing.is_empty(),
-        "man/ls.1 does not describe {missing:?}; edit it by hand."
+        "man/ls.1.in does not describe {missing:?}"
     );
     for section in [
         ".SH ENVIRONMENT",
         ".SH \"EXIT STATUS\"",
         ".SH \"STATX USE\"",
+        ".SH \"JSON OUTPUT\"",
     ] {
         assert!(page.contains(section), "man/ls.1 lacks {section}");
     }
@@ -226,13 +395,38 @@ fn man_page_documents_environment_and_exit_status() {
 
 #[test]
 fn completions_offer_every_option() {
-    let fish = String::from_utf8(completion(Shell::Fish)).expect("UTF-8 script");
+    let fish = String::from_utf8(fish_completion()).expect("UTF-8 script");
+    let bash = String::from_utf8(bash_completion()).expect("UTF-8 script");
+    let zsh = String::from_utf8(zsh_completion()).expect("UTF-8 script");
     for spec in OPTIONS {
         if let Some(long) = spec.long {
-            assert!(fish.contains(&format!(" -l {long}")), "--{long} missing");
+            assert!(
+                fish.contains(&format!(" -l {long} ")),
+                "fish: --{long} missing"
+            );
+            assert!(
+                bash.contains(&format!("--{long}")),
+                "bash: --{long} missing"
+            );
+            assert!(
+                zsh.contains(&format!("'*--{long}")),
+                "zsh: --{long} missing"
+            );
         }
         if let Some(short) = spec.short {
-            assert!(fish.contains(&format!(" -s {short}")), "-{short} missing");
+            assert!(
+                fish.contains(&format!(" -s {short} ")),
+                "fish: -{short} missing"
+            );
+            let word = format!("-{short}");
+            assert!(
+                bash.split([' ', '\'', '|', '\n', ')']).any(|w| w == word),
+                "bash: -{short} missing"
+            );
+            assert!(
+                zsh.contains(&format!("'*-{short}")),
+                "zsh: -{short} missing"
+            );
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::format::quote::quote_locale;
 use crate::options::{Format, IndicatorStyle, QuotingStyle, SortKey, TimeField, When};
+use crate::sys::stat::CacheMode;
 
 /// Why a word did not match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +123,13 @@ pub const INDICATOR_ARGS: &[(&str, IndicatorStyle)] = &[
     ("slash", IndicatorStyle::Slash),
     ("file-type", IndicatorStyle::FileType),
     ("classify", IndicatorStyle::Classify),
+];
+
+/// `--cached` and `LS_CACHED`, in GNU stat's order.
+pub const CACHED_ARGS: &[(&str, CacheMode)] = &[
+    ("default", CacheMode::Default),
+    ("never", CacheMode::Never),
+    ("always", CacheMode::Always),
 ];
 
 /// How `xstrtoumax` (base 0, no suffixes) fails.

@@ -164,11 +164,12 @@ pub fn lookup_long(name: &[u8]) -> Result<&'static OptSpec, Vec<&'static str>> {
         .collect();
     match matches.as_slice() {
         [(s, _)] => Ok(s),
-        // `--json` is not GNU's: it can only be a candidate of the empty
-        // prefix (`--=x`), whose diagnostic lists GNU's options alone.
+        // `--json` and `--cached` are not GNU's: they are candidates only
+        // of prefixes GNU's options share too (`--c`, `--=x`), whose
+        // diagnostics list GNU's options alone.
         _ => Err(matches
             .iter()
-            .filter(|(s, _)| s.id != OptId::Json)
+            .filter(|(s, _)| !s.id.is_extension())
             .map(|(_, l)| *l)
             .collect()),
     }

@@ -20,6 +20,7 @@ use crate::format::time::{parse_time_style_utf8, TimeStyle};
 use crate::options::QuotingStyle;
 use crate::options::{Dereference, Format, IndicatorStyle, SortKey};
 use crate::sys::locale::LocaleInfo;
+use crate::sys::stat::CacheMode;
 
 /// Everything besides argv that the configuration depends on, so that
 /// tests can fake it.
@@ -185,6 +186,13 @@ fn resolve(
     if color.is_some() {
         tabsize = 0;
     }
+    // `--cached` wins over `LS_CACHED`, which is only read without it.
+    let cached = match sw.cached {
+        Some(mode) => mode,
+        None => {
+            env_word(env, io, "LS_CACHED", args::CACHED_ARGS, utf8).unwrap_or(CacheMode::Default)
+        }
+    };
     let dereference = sw.dereference.unwrap_or(
         if sw.directory || sw.indicator == IndicatorStyle::Classify || format == Format::Long {
             Dereference::Never
@@ -237,6 +245,7 @@ fn resolve(
         locale: env.locale,
         operands,
         probes: probe_concurrency(env),
+        cached,
     })
 }
 
@@ -377,11 +386,25 @@ fn env_tabsize(env: &Environment, io: &mut Streams, utf8: bool) -> usize {
 }
 
 fn env_quoting(env: &Environment, io: &mut Streams, utf8: bool) -> Option<QuotingStyle> {
-    let q = env.get("QUOTING_STYLE")?;
-    match args::argmatch(&q, args::QUOTING_ARGS) {
-        Ok(style) => Some(style),
+    env_word(env, io, "QUOTING_STYLE", args::QUOTING_ARGS, utf8)
+}
+
+/// An environment variable holding an argmatch word (`QUOTING_STYLE`,
+/// `LS_CACHED`): its value, or `None` when unset or invalid (with GNU's
+/// warning).
+fn env_word<T: Copy + PartialEq>(
+    env: &Environment,
+    io: &mut Streams,
+    name: &str,
+    table: &[(&str, T)],
+    utf8: bool,
+) -> Option<T> {
+    let q = env.get(name)?;
+    match args::argmatch(&q, table) {
+        Ok(value) => Some(value),
         Err(_) => {
-            let mut m = b"ignoring invalid value of environment variable QUOTING_STYLE: ".to_vec();
+            let mut m =
+                format!("ignoring invalid value of environment variable {name}: ").into_bytes();
             m.extend_from_slice(&quote_locale(&q, utf8));
             io.warn(&m);
             None

@@ -13,6 +13,7 @@ use crate::format::size::SizeFormat;
 use crate::options::QuotingStyle;
 use crate::options::When;
 use crate::options::{Dereference, Format, Hidden, IndicatorStyle, SortKey, TimeField};
+use crate::sys::stat::CacheMode;
 
 /// What the options said, before defaults and the environment are applied.
 /// `None` means "not given".
@@ -53,6 +54,8 @@ pub struct Switches {
     pub context: bool,
     /// `--json`.
     pub json: bool,
+    /// `--cached=MODE` (`None`: `LS_CACHED` or the default decides).
+    pub cached: Option<CacheMode>,
 }
 
 impl Default for Switches {
@@ -91,6 +94,7 @@ impl Default for Switches {
             dired: false,
             context: false,
             json: false,
+            cached: None,
         }
     }
 }
@@ -117,15 +121,32 @@ fn fatal(message: Vec<u8>, status: i32, try_help: bool) -> Stop {
     }
 }
 
-/// Matches an enumerated argument, or the "invalid argument" stop (exit 1).
+/// Matches an enumerated argument, or the "invalid argument" stop (exit 1,
+/// as GNU ls's argmatch options).
 fn word<T: Copy + PartialEq>(
     v: &[u8],
     option: &str,
     table: &[(&str, T)],
     utf8: bool,
 ) -> Result<T, Stop> {
-    args::argmatch(v, table)
-        .map_err(|e| fatal(args::argmatch_message(e, v, option, table, utf8), 1, true))
+    word_or_exit(v, option, table, utf8, 1)
+}
+
+/// [`word`] with the exit status of the "invalid argument" stop.
+fn word_or_exit<T: Copy + PartialEq>(
+    v: &[u8],
+    option: &str,
+    table: &[(&str, T)],
+    utf8: bool,
+    status: i32,
+) -> Result<T, Stop> {
+    args::argmatch(v, table).map_err(|e| {
+        fatal(
+            args::argmatch_message(e, v, option, table, utf8),
+            status,
+            true,
+        )
+    })
 }
 
 /// `--color`, `--hyperlink`, `--classify`: no argument means always.
@@ -237,6 +258,11 @@ impl Switches {
             OptId::Context => self.context = true,
             OptId::Author => self.author = true,
             OptId::Json => self.json = true,
+            // Not GNU ls's option, so not GNU ls's argmatch status (1): a
+            // bad mode is a usage error, like a bad `--width`.
+            OptId::Cached => {
+                self.cached = Some(word_or_exit(arg, "--cached", args::CACHED_ARGS, utf8, 2)?)
+            }
             OptId::Help => return Err(Stop::Help),
             OptId::Version => return Err(Stop::Version),
         }

@@ -274,7 +274,10 @@ impl TimeFormatter {
             out.truncate(start);
         }
         let secs = t.sec.to_string();
-        out.extend(std::iter::repeat(b' ').take(self.fail_width.saturating_sub(secs.len())));
+        out.extend(std::iter::repeat_n(
+            b' ',
+            self.fail_width.saturating_sub(secs.len()),
+        ));
         out.extend_from_slice(secs.as_bytes());
     }
 }

@@ -29,7 +29,7 @@ fn category_name(category: libc::c_int) -> Option<Vec<u8>> {
 }
 
 fn category_is_posix(category: libc::c_int) -> bool {
-    category_name(category).map_or(true, |n| n == b"C" || n == b"POSIX")
+    category_name(category).is_none_or(|n| n == b"C" || n == b"POSIX")
 }
 
 /// Whether strcoll is plain byte order: in C/POSIX, and in glibc's C.UTF-8

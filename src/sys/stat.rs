@@ -150,7 +150,7 @@ impl Metadata {
 
 use std::ffi::CStr;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 use rustix::fs::{AtFlags, Mode, OFlags, StatxFlags, CWD};
 use rustix::io::Errno;
@@ -209,6 +209,44 @@ pub struct StatFlags {
     pub dont_sync: bool,
 }
 
+/// `--cached=MODE` (and `LS_CACHED`): how every statx treats the
+/// attributes a network filesystem's client has cached. It only ever
+/// changes the `AT_STATX_*_SYNC` flag, never the mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CacheMode {
+    /// GNU ls's requests: synchronized, except where a stale answer cannot
+    /// change the output ([`StatFlags::dont_sync`]).
+    Default,
+    /// `AT_STATX_DONT_SYNC` on every statx: what the client has (the NFS
+    /// attribute cache, CephFS caps already held, FUSE attributes that came
+    /// with the LOOKUP), even if the attribute timeout has run out.
+    Always,
+    /// `AT_STATX_FORCE_SYNC` on every statx: ask the server even when the
+    /// cached attributes are still valid.
+    Never,
+}
+
+/// The process's [`CacheMode`], set once at start-up ([`set_cache_mode`]).
+static CACHE_MODE: AtomicU8 = AtomicU8::new(0);
+
+/// Sets the [`CacheMode`] every later statx of this process uses.
+pub fn set_cache_mode(mode: CacheMode) {
+    let v = match mode {
+        CacheMode::Default => 0,
+        CacheMode::Always => 1,
+        CacheMode::Never => 2,
+    };
+    CACHE_MODE.store(v, Ordering::Relaxed);
+}
+
+fn cache_mode() -> CacheMode {
+    match CACHE_MODE.load(Ordering::Relaxed) {
+        1 => CacheMode::Always,
+        2 => CacheMode::Never,
+        _ => CacheMode::Default,
+    }
+}
+
 /// Set once statx has answered ENOSYS: from then on every call goes
 /// straight to fstatat.
 static STATX_MISSING: AtomicBool = AtomicBool::new(false);
@@ -234,8 +272,11 @@ fn at_flags(flags: StatFlags, empty_path: bool) -> AtFlags {
     if !flags.follow {
         at |= AtFlags::SYMLINK_NOFOLLOW;
     }
-    if flags.dont_sync {
-        at |= AtFlags::STATX_DONT_SYNC;
+    match cache_mode() {
+        CacheMode::Always => at |= AtFlags::STATX_DONT_SYNC,
+        CacheMode::Never => at |= AtFlags::STATX_FORCE_SYNC,
+        CacheMode::Default if flags.dont_sync => at |= AtFlags::STATX_DONT_SYNC,
+        CacheMode::Default => {}
     }
     if empty_path {
         at |= AtFlags::EMPTY_PATH;

@@ -242,3 +242,11 @@ pub fn shell(program: &Path, cwd: &Path, script: &str) -> Command {
 pub fn in_shell(program: &Path, cwd: &Path, script: &str) -> Output {
     shell(program, cwd, script).output().unwrap()
 }
+
+/// Reports a skipped check on the test binary's real stderr: libtest
+/// captures `eprintln!` of passing tests, and a skip must not hide in a
+/// green run.
+pub fn skipped(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "SKIPPED: {what}");
+}

@@ -80,7 +80,7 @@ fn pad_from(out: &mut Vec<u8>, start: usize, width: Option<usize>, fill: Option<
     let len = out.len().saturating_sub(start);
     if len < w {
         let n = w - len;
-        out.splice(start..start, std::iter::repeat(fill).take(n));
+        out.splice(start..start, std::iter::repeat_n(fill, n));
     }
 }
 
@@ -268,11 +268,11 @@ fn push_signed(
     };
     let fill = w.saturating_sub(len);
     if pad == b'_' {
-        out.extend(std::iter::repeat(b' ').take(fill));
+        out.extend(std::iter::repeat_n(b' ', fill));
         out.extend(sign);
     } else {
         out.extend(sign);
-        out.extend(std::iter::repeat(b'0').take(fill));
+        out.extend(std::iter::repeat_n(b'0', fill));
     }
     out.extend_from_slice(s);
 }
@@ -416,7 +416,7 @@ fn nanos(spec: &Spec, nsec: u32, out: &mut Vec<u8>) {
         Some(b'_') => b' ',
         _ => b'0',
     };
-    out.extend(std::iter::repeat(fill).take(w.saturating_sub(d.len())));
+    out.extend(std::iter::repeat_n(fill, w.saturating_sub(d.len())));
 }
 
 /// `%z` and its colon forms.

@@ -1,0 +1,448 @@
+//! `--cached=MODE` and `LS_CACHED`, as a specification (GNU stat's option,
+//! which GNU ls lacks):
+//!
+//! - `always` asks every statx with `AT_STATX_DONT_SYNC`: a network
+//!   filesystem answers from the client's cache, so `ls -l` sends no
+//!   GETATTR at all, whatever the attribute timeout;
+//! - `never` asks every statx with `AT_STATX_FORCE_SYNC`: a GETATTR per
+//!   entry even while the cached attributes are valid;
+//! - `default` is GNU ls's behaviour, byte for byte;
+//! - no mode changes the statx mask; the option wins over the variable; an
+//!   invalid mode is GNU argmatch's diagnostic and a usage error (status 2).
+//!
+//! Checked with strace (the flags) and on bench/latfs, a FUSE passthrough
+//! that counts the requests the kernel sends. Both are skipped with a
+//! loud `SKIPPED` line where the tool (strace; /dev/fuse, fusermount3, a C
+//! compiler and libfuse3's headers) is missing.
+
+mod util;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use util::{gnu, ours, run, skipped, TempDir};
+
+const MODES: [&str; 3] = ["default", "always", "never"];
+
+#[test]
+fn an_invalid_mode_lists_the_valid_ones_and_is_a_usage_error() {
+    let t = TempDir::new("cached-bad");
+    let r = run(&ours(), t.path(), &["--cached=sometimes"], &[]);
+    assert_eq!(r.status, Some(2));
+    assert!(r.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        "ls: invalid argument 'sometimes' for '--cached'\n\
+         Valid arguments are:\n  - 'default'\n  - 'never'\n  - 'always'\n\
+         Try 'ls --help' for more information.\n"
+    );
+}
+
+#[test]
+fn modes_and_the_option_itself_may_be_abbreviated() {
+    let t = TempDir::new("cached-abbrev");
+    t.file("a", 1, 1_600_000_000);
+    for args in [
+        &["--cached=a"][..],
+        &["--cached=n"],
+        &["--cached=d"],
+        &["--ca=always"],
+        &["--cache", "never"],
+    ] {
+        let r = run(&ours(), t.path(), args, &[]);
+        assert_eq!(
+            (r.status, &r.stdout[..]),
+            (Some(0), &b"a\n"[..]),
+            "{args:?}"
+        );
+        assert!(r.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn an_ambiguous_c_still_lists_gnu_options_only() {
+    let t = TempDir::new("cached-ambiguous");
+    let r = run(&ours(), t.path(), &["--c"], &[]);
+    assert_eq!(r.status, Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        "ls: option '--c' is ambiguous; possibilities: '--classify' '--color' '--context'\n\
+         Try 'ls --help' for more information.\n"
+    );
+    util::compare(t.path(), &["--c"], &[]);
+}
+
+#[test]
+fn an_invalid_ls_cached_is_ignored_with_a_warning() {
+    let t = TempDir::new("cached-env");
+    t.file("a", 1, 1_600_000_000);
+    let r = run(&ours(), t.path(), &[], &[("LS_CACHED", "later")]);
+    assert_eq!(r.status, Some(0));
+    assert_eq!(r.stdout, b"a\n");
+    assert_eq!(
+        String::from_utf8_lossy(&r.stderr),
+        "ls: ignoring invalid value of environment variable LS_CACHED: 'later'\n"
+    );
+    // With the option the variable is not even read.
+    let r = run(
+        &ours(),
+        t.path(),
+        &["--cached=never"],
+        &[("LS_CACHED", "later")],
+    );
+    assert_eq!((r.status, r.stderr.len()), (Some(0), 0));
+}
+
+// ---- the flags, under strace ----------------------------------------------
+
+/// `(path, flags, mask)` of every statx our ls makes on an entry of `d`.
+fn entry_statx(t: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Vec<(String, String, String)> {
+    let log = t.path().join(".strace.log");
+    let status = Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=statx", "-o"])
+        .arg(&log)
+        .arg(ours())
+        .args(args)
+        .current_dir(t.path())
+        .env_clear()
+        .env("LC_ALL", "C")
+        .envs(env.iter().copied())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("run strace");
+    assert!(status.success(), "ls {args:?} failed under strace");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    let mut calls: Vec<(String, String, String)> = text
+        .lines()
+        .filter_map(|line| {
+            let args = line.split_once("statx(")?.1;
+            let mut parts = args.splitn(4, ", ");
+            let _dirfd = parts.next()?;
+            let path = parts.next()?.trim_matches('"').to_string();
+            let flags = parts.next()?.to_string();
+            let mask = parts.next()?.split(", ").next()?.to_string();
+            path.starts_with('f').then_some((path, flags, mask))
+        })
+        .collect();
+    calls.sort();
+    calls
+}
+
+fn strace_fixture(tag: &str) -> Option<TempDir> {
+    let present = Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !present {
+        skipped("strace is not installed; --cached flags not checked");
+        return None;
+    }
+    let t = TempDir::new(tag);
+    for i in 0..20 {
+        t.file(format!("d/f{i:02}"), i, 1_600_000_000);
+    }
+    Some(t)
+}
+
+/// The flag each mode puts on every statx of an entry.
+fn expected_flag(mode: &str) -> Option<&'static str> {
+    match mode {
+        "always" => Some("AT_STATX_DONT_SYNC"),
+        "never" => Some("AT_STATX_FORCE_SYNC"),
+        _ => None,
+    }
+}
+
+#[test]
+fn each_mode_sets_its_sync_flag_on_every_statx_and_keeps_the_mask() {
+    let Some(t) = strace_fixture("cached-flags") else {
+        return;
+    };
+    for listing in [&["-l"][..], &["-i"], &["--json", "-l"], &["-lR"]] {
+        let masks = |calls: &[(String, String, String)]| -> Vec<(String, String)> {
+            calls
+                .iter()
+                .map(|(p, _, m)| (p.clone(), m.clone()))
+                .collect()
+        };
+        let mut args = listing.to_vec();
+        args.push("d");
+        let default = entry_statx(&t, &args, &[]);
+        assert_eq!(default.len(), 20, "ls {args:?}: {default:?}");
+        for (path, flags, mask) in &default {
+            assert!(!flags.contains("FORCE_SYNC"), "{path}: {flags}");
+            if mask.contains("STATX_SIZE") {
+                // What may have changed on the server is asked for anew.
+                assert!(!flags.contains("DONT_SYNC"), "{path}: {flags}");
+            }
+        }
+        for mode in ["always", "never"] {
+            let flag = expected_flag(mode).unwrap();
+            let option = format!("--cached={mode}");
+            let mut with = args.clone();
+            with.insert(0, &option);
+            let calls = entry_statx(&t, &with, &[]);
+            assert_eq!(masks(&calls), masks(&default), "ls {with:?}: masks changed");
+            for (path, flags, _) in &calls {
+                assert!(flags.contains(flag), "ls {with:?}, {path}: {flags}");
+            }
+            // The variable does the same, and the option wins over it.
+            let by_env = entry_statx(&t, &args, &[("LS_CACHED", mode)]);
+            assert_eq!(by_env, calls, "LS_CACHED={mode} ls {args:?}");
+            let other = if mode == "always" { "never" } else { "always" };
+            let overridden = entry_statx(&t, &with, &[("LS_CACHED", other)]);
+            assert_eq!(overridden, calls, "LS_CACHED={other} ls {with:?}");
+        }
+        let explicit = entry_statx(&t, &[&["--cached=default"][..], &args].concat(), &[]);
+        assert_eq!(explicit, default, "--cached=default is the default");
+    }
+}
+
+// ---- request counts on latfs ------------------------------------------------
+
+/// A mounted bench/latfs (no added delay) over `source`; unmounted on drop.
+struct Latfs {
+    child: Child,
+    mnt: PathBuf,
+    stats: PathBuf,
+}
+
+/// Builds latfs once, or `None` (after a SKIPPED line) when it cannot be
+/// built or FUSE is not usable here.
+fn latfs_binary() -> Option<PathBuf> {
+    if !Path::new("/dev/fuse").exists() {
+        skipped("/dev/fuse is missing; latfs request counts not checked");
+        return None;
+    }
+    let which = |p: &str| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {p}")])
+            .output()
+    };
+    if !which("fusermount3").is_ok_and(|o| o.status.success()) {
+        skipped("fusermount3 is missing; latfs request counts not checked");
+        return None;
+    }
+    let flags = Command::new("pkg-config")
+        .args(["--cflags", "--libs", "fuse3"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    let Some(flags) = flags else {
+        skipped("libfuse3-dev (pkg-config fuse3) is missing; latfs not built");
+        return None;
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("latfs-cached");
+    let built = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&out)
+        .arg(root.join("bench/latfs/latfs.c"))
+        .args(String::from_utf8_lossy(&flags.stdout).split_whitespace())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !built {
+        skipped("bench/latfs/latfs.c does not build; latfs request counts not checked");
+        return None;
+    }
+    Some(out)
+}
+
+fn is_mounted(mnt: &Path) -> bool {
+    let table = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let needle = format!(" {} ", mnt.display());
+    table
+        .lines()
+        .any(|l| l.contains(&needle) && l.contains("fuse.latfs"))
+}
+
+impl Latfs {
+    fn mount(binary: &Path, source: &Path, mnt: &Path, timeout: u32) -> Option<Latfs> {
+        std::fs::create_dir_all(mnt).unwrap();
+        let stats = mnt.with_extension("stats");
+        let child = Command::new(binary)
+            .arg(source)
+            .arg(mnt)
+            .arg("-f")
+            .arg("-o")
+            .arg(format!(
+                "ro,fsname=latfs,subtype=latfs,delay_us=0,timeout={timeout},stats={}",
+                stats.display()
+            ))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let mut fs = Latfs {
+            child,
+            mnt: mnt.to_path_buf(),
+            stats,
+        };
+        let start = Instant::now();
+        while !is_mounted(mnt) {
+            if start.elapsed() > Duration::from_secs(10)
+                || fs.child.try_wait().ok().flatten().is_some()
+            {
+                skipped(
+                    "latfs did not mount (no FUSE permission here?); request counts not checked",
+                );
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Nothing else uses the mount: one reset, checked, is enough.
+        for _ in 0..100 {
+            fs.signal(rustix::process::Signal::USR2);
+            std::thread::sleep(Duration::from_millis(20));
+            if fs.counts().get("total") == Some(&0) {
+                return Some(fs);
+            }
+        }
+        panic!("latfs counters do not reset");
+    }
+
+    fn signal(&self, sig: rustix::process::Signal) {
+        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).expect("latfs pid");
+        rustix::process::kill_process(pid, sig).expect("signal latfs");
+    }
+
+    /// The counters ("LOOKUP", "GETATTR", ..., "total") since the last reset.
+    fn counts(&self) -> std::collections::HashMap<String, u64> {
+        let _ = std::fs::remove_file(&self.stats);
+        self.signal(rustix::process::Signal::USR1);
+        let start = Instant::now();
+        let text = loop {
+            if let Ok(text) = std::fs::read_to_string(&self.stats) {
+                break text;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "latfs wrote no counters"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        text.lines()
+            .filter_map(|l| {
+                let (k, v) = l.split_once(' ')?;
+                Some((k.to_string(), v.parse().ok()?))
+            })
+            .collect()
+    }
+
+    /// The requests `program args` makes when started in `dir` of the
+    /// mount, and how it ran. Counters are reset first.
+    fn requests(
+        &self,
+        program: &Path,
+        dir: &str,
+        args: &[&str],
+    ) -> (std::collections::HashMap<String, u64>, util::Run) {
+        self.signal(rustix::process::Signal::USR2);
+        std::thread::sleep(Duration::from_millis(50));
+        let r = run(program, &self.mnt.join(dir), args, &[]);
+        (self.counts(), r)
+    }
+}
+
+impl Drop for Latfs {
+    fn drop(&mut self) {
+        let _ = Command::new("fusermount3")
+            .arg("-u")
+            .arg(&self.mnt)
+            .status();
+        let start = Instant::now();
+        while self.child.try_wait().ok().flatten().is_none() {
+            if start.elapsed() > Duration::from_secs(5) {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+const ENTRIES: u64 = 1000;
+
+/// latfs over a fresh `src/flat` of [`ENTRIES`] files, mounted with this
+/// attribute timeout (the mount is dropped, unmounted, before the tree).
+fn mounted(tag: &str, timeout: u32) -> Option<(Latfs, TempDir)> {
+    let binary = latfs_binary()?;
+    let t = TempDir::new(tag);
+    for i in 0..ENTRIES {
+        t.file(
+            format!("src/flat/f{i:04}"),
+            (i % 7) as usize,
+            1_600_000_000 + i as i64,
+        );
+    }
+    let fs = Latfs::mount(
+        &binary,
+        &t.path().join("src"),
+        &t.path().join("mnt"),
+        timeout,
+    )?;
+    Some((fs, t))
+}
+
+fn getattrs(counts: &std::collections::HashMap<String, u64>) -> u64 {
+    counts.get("GETATTR").copied().unwrap_or(0)
+}
+
+#[test]
+fn long_listing_requests_per_mode_with_attribute_timeout_0() {
+    let Some((fs, _tree)) = mounted("cached-latfs0", 0) else {
+        return;
+    };
+    // What starting any program in the directory costs (the chdir).
+    let (base, _) = fs.requests(Path::new("/bin/true"), "flat", &[]);
+    let gnu_run = gnu().map(|g| fs.requests(&g, "flat", &["-l"]));
+    for mode in MODES {
+        let option = format!("--cached={mode}");
+        let (counts, r) = fs.requests(&ours(), "flat", &["-l", &option]);
+        assert_eq!((r.status, r.stderr.len()), (Some(0), 0), "ls -l {option}");
+        assert_eq!(
+            counts.get("LOOKUP").copied().unwrap_or(0),
+            ENTRIES + base.get("LOOKUP").copied().unwrap_or(0),
+            "ls -l {option}: one LOOKUP per entry: {counts:?}"
+        );
+        match mode {
+            // The LOOKUP brought the attributes: no GETATTR of its own.
+            "always" => assert_eq!(
+                getattrs(&counts),
+                getattrs(&base),
+                "ls -l {option}: {counts:?}"
+            ),
+            _ => assert!(getattrs(&counts) >= ENTRIES, "ls -l {option}: {counts:?}"),
+        }
+        // Nothing changed meanwhile: every mode prints what GNU prints.
+        if let Some((_, g)) = &gnu_run {
+            util::assert_same(&format!("ls -l {option} on latfs"), g, &r);
+        }
+    }
+    if gnu_run.is_none() {
+        skipped("/bin/ls is not GNU ls 9.1: latfs output not compared");
+    }
+}
+
+#[test]
+fn never_asks_the_server_even_while_the_attributes_are_cached() {
+    let Some((fs, _tree)) = mounted("cached-latfs60", 60) else {
+        return;
+    };
+    // A first listing fills the kernel's caches for 60 seconds.
+    let (first, _) = fs.requests(&ours(), "flat", &["-l"]);
+    assert!(getattrs(&first) + first["LOOKUP"] >= ENTRIES, "{first:?}");
+    for mode in MODES {
+        let option = format!("--cached={mode}");
+        let (counts, r) = fs.requests(&ours(), "flat", &["-l", &option]);
+        assert_eq!(r.status, Some(0));
+        match mode {
+            "never" => assert!(getattrs(&counts) >= ENTRIES, "ls -l {option}: {counts:?}"),
+            _ => assert!(getattrs(&counts) < 10, "ls -l {option}: {counts:?}"),
+        }
+    }
+}
