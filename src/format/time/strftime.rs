@@ -188,16 +188,20 @@ impl Parser<'_> {
     fn colons(&mut self, start: usize, j: usize, mut spec: Spec, modifier: Option<u8>) -> usize {
         let fmt = self.fmt;
         let n = fmt[j..].iter().take_while(|c| **c == b':').count();
-        let z_follows = (1..=3).contains(&n) && fmt.get(j + n) == Some(&b'z');
-        if z_follows {
+        if fmt.get(j + n) != Some(&b'z') {
+            self.bad(&fmt[start..=j], &spec);
+            return j + 1;
+        }
+        if n > 3 {
+            // gnulib rejects `%::::z` as a whole, through the `z`.
+            self.bad(&fmt[start..=j + n], &spec);
+        } else {
             spec.modifier = modifier.unwrap_or(0);
             spec.conv = b'z';
             spec.colons = n as u8;
             self.conv(spec);
-            return j + n + 1;
         }
-        self.bad(&fmt[start..=j], &spec);
-        j + 1
+        j + n + 1
     }
 }
 
