@@ -36,5 +36,5 @@ pub(crate) mod sort;
 #[allow(unsafe_code)]
 pub mod sys;
 #[cfg(test)]
-mod test_child;
+mod tests;
 pub(crate) mod walk;

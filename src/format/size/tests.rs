@@ -465,7 +465,7 @@ fn human_sizes_use_the_locale_decimal_point() {
 #[test]
 fn separator_widths_are_display_columns() {
     for (locale, want) in [("ru_RU.UTF-8", 9), ("C", 13)] {
-        if crate::test_child::in_child(
+        if crate::tests::in_child(
             "format::size::tests::separator_widths_in_child",
             &[("LC_ALL", locale), ("WANT_COLUMNS", &want.to_string())],
         ) {

@@ -11,7 +11,7 @@ fn ts(sec: i64, nsec: u32) -> Timestamp {
 /// The C library reads `TZ` once per process: a test that needs a zone
 /// runs again in a child process with `TZ` set.
 fn in_zone(tz: &str, test: &str) -> bool {
-    crate::test_child::in_child(&format!("format::time::tests::{test}"), &[("TZ", tz)])
+    crate::tests::in_child(&format!("format::time::tests::{test}"), &[("TZ", tz)])
 }
 
 fn render(fmt: &str, sec: i64, nsec: u32) -> String {

@@ -1,6 +1,6 @@
-//! Tests that need process-wide C library state (`TZ`, which the C library
-//! reads once; the locale) run again in a child process of the test binary
-//! with that environment.
+//! Support for unit tests across the crate: tests that need process-wide C
+//! library state (`TZ`, which the C library reads once; the locale) run again
+//! in a child process of the test binary with that environment.
 
 const CHILD: &str = "STATLS_TEST_CHILD";
 
