@@ -16,7 +16,7 @@ use crate::format::quote::listing_aligns_quotes;
 use crate::options::Format;
 use crate::output::{Output, Sink};
 use columns::Cell;
-use fields::{block_text, context_text, inode_text, pad_left};
+use fields::{block_text, context_text, inode_text, number_columns, pad_left};
 use json::JsonWriter;
 use long::LongPrinter;
 use name::NameRenderer;
@@ -109,7 +109,7 @@ impl<'a> Printer<'a> {
         } else {
             b"total ".to_vec()
         };
-        line.extend_from_slice(self.config.block_size.format_blocks(blocks).as_bytes());
+        self.config.block_size.blocks_text(blocks, &mut line);
         line.push(self.eol());
         out.write(&line);
     }
@@ -183,7 +183,9 @@ impl<'a> Printer<'a> {
         let commas = config.format == Format::Commas;
         // GNU sizes these columns from the entries it could stat: a `?` is
         // printed but not measured. `-m` pads nothing.
-        let widest = |on: bool, text: &dyn Fn(&Entry) -> String| {
+        // Widths are display columns (GNU's mbswidth): a grouped size may
+        // hold a multibyte separator.
+        let widest = |on: bool, text: &dyn Fn(&Entry) -> Vec<u8>| {
             if !on || commas {
                 return 0;
             }
@@ -191,8 +193,8 @@ impl<'a> Printer<'a> {
                 .iter()
                 .chain(also_measured)
                 .map(|e| match text(e) {
-                    t if t == "?" => 0,
-                    t => t.len(),
+                    t if t == b"?" => 0,
+                    t => number_columns(&t),
                 })
                 .max()
                 .unwrap_or(0)
@@ -207,7 +209,7 @@ impl<'a> Printer<'a> {
             0
         };
         Prefixes {
-            inode: widest(config.inode, &inode_text),
+            inode: widest(config.inode, &|e| inode_text(e).into_bytes()),
             blocks: widest(config.size_blocks, &|e| block_text(config, e)),
             context,
         }
@@ -224,7 +226,8 @@ impl<'a> Printer<'a> {
             cell.bytes.push(b' ');
         }
         if config.size_blocks {
-            pad_left(&mut cell.bytes, block_text(config, e).as_bytes(), p.blocks);
+            // Padded by bytes, as GNU's printf("%*s").
+            pad_left(&mut cell.bytes, &block_text(config, e), p.blocks);
             cell.bytes.push(b' ');
         }
         if config.context {

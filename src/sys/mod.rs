@@ -9,15 +9,19 @@
 
 pub mod alloc;
 pub mod dir;
+pub mod fnmatch;
 pub mod intl;
 pub mod limits;
 pub mod locale;
+pub mod mbwidth;
+pub mod numeric;
 pub mod path;
 pub mod remote;
 pub mod signals;
 pub mod stat;
 pub mod stdout;
 pub mod term;
+pub mod time;
 pub mod xattr;
 
 pub use stat::{FileType, Metadata, Timestamp};
