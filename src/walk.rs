@@ -22,12 +22,13 @@ use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use crate::sys::dir::{read_dir_each, DirBuffer};
+use crate::sys::limits::{is_descriptor_exhaustion, DescriptorBudget};
 use crate::sys::path::{child_path, entry_path};
 use crate::sys::stat::Base;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 use chain::{DirChain, DirId};
-use prefetch::{DirRead, Prefetcher};
+use prefetch::{DirRead, Outcome, Prefetcher};
 use probe::{Facts, Prober};
 
 mod chain;
@@ -46,6 +47,8 @@ struct Pending {
     operand: bool,
     /// Its read-ahead job, once submitted.
     ahead: Option<u64>,
+    /// Its result read ahead went stale once already.
+    stale_once: bool,
 }
 
 impl Pending {
@@ -143,6 +146,14 @@ impl<'a> Walker<'a> {
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = parallel::read_ahead_workers(self.config, &dirs);
+        // Descriptors for the path and the read-ahead, from what is free.
+        let descriptors = if self.config.recursive {
+            let budget = DescriptorBudget::get();
+            self.chain = DirChain::new(budget.chain);
+            budget.read_ahead
+        } else {
+            0
+        };
         let mut work: Vec<Work> = dirs
             .into_iter()
             .rev()
@@ -152,6 +163,7 @@ impl<'a> Walker<'a> {
                     name_at: 0,
                     operand: true,
                     ahead: None,
+                    stale_once: false,
                 })
             })
             .collect();
@@ -161,7 +173,7 @@ impl<'a> Walker<'a> {
             xattrs: Arc::clone(&self.xattrs),
         };
         parallel::scope(|scope| {
-            let mut ahead = Prefetcher::start(scope, workers, context);
+            let mut ahead = Prefetcher::start(scope, workers, descriptors, context);
             while let Some(item) = work.pop() {
                 match item {
                     Work::Leave => {
@@ -234,7 +246,11 @@ impl<'a> Walker<'a> {
             }
             None => self.complete_entries(dir, dev, &mut entries),
         }
+        // Closed before formatting, as GNU does (user lookups open files):
+        // kept only to open subdirectories from, if the path's budget holds.
+        let fd = (id.is_some() && self.chain.holds()).then_some(fd);
         self.print_entries(&pending, &mut entries);
+        ahead.listed(entries.len());
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
         }
@@ -242,12 +258,32 @@ impl<'a> Walker<'a> {
         self.spare = entries;
     }
 
+    /// Opens a directory the walk reaches unread. Meeting the descriptor
+    /// limit here is the doing of what is held for speed (GNU holds one
+    /// directory at a time): the read-ahead and then the path give their
+    /// descriptors back, and the open is tried again, relative to the
+    /// parent, then by the path.
+    fn open_reached(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<Outcome> {
+        let exhausted = |o: &Outcome| matches!(o, Err(e) if is_descriptor_exhaustion(e));
+        let mut outcome = self.open_listed(pending)?;
+        if exhausted(&outcome) {
+            ahead.release();
+            self.chain.release(true);
+            outcome = self.open_listed(pending)?;
+        }
+        if exhausted(&outcome) {
+            self.chain.release(false);
+            outcome = self.open_listed(pending)?;
+        }
+        Some(outcome)
+    }
+
     /// The directory read ahead, or opened now; `None` once its failure is
     /// reported.
     fn open_dir(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<DirRead> {
         let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
             Some(outcome) => outcome,
-            None => self.open_listed(pending)?,
+            None => self.open_reached(pending, ahead)?,
         };
         match opened {
             Ok(read) => Some(read),
@@ -391,7 +427,7 @@ impl<'a> Walker<'a> {
         &mut self,
         work: &mut Vec<Work>,
         id: DirId,
-        fd: OwnedFd,
+        fd: Option<OwnedFd>,
         base: &[u8],
         entries: &[Entry],
     ) {
@@ -410,6 +446,7 @@ impl<'a> Walker<'a> {
                     path,
                     operand: false,
                     ahead: None,
+                    stale_once: false,
                 }));
             }
         }
@@ -418,7 +455,7 @@ impl<'a> Walker<'a> {
     /// Opens a directory that was not read ahead: relative to its parent's
     /// descriptor when it has one, else by its path; with `-R` also the
     /// loop-detection stat. `None` for a path that cannot be a C string.
-    fn open_listed(&self, pending: &Pending) -> Option<prefetch::Outcome> {
+    fn open_listed(&self, pending: &Pending) -> Option<Outcome> {
         let recursive = self.config.recursive;
         Some(match self.chain.parent().filter(|_| !pending.operand) {
             Some(parent) => {
@@ -436,6 +473,7 @@ impl<'a> Walker<'a> {
     /// far as the window allows: those at the top of the work stack that
     /// belong to the directory on top of the `-R` path.
     fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
+        ahead.expire();
         if ahead.window() == 0 {
             return;
         }
@@ -450,8 +488,19 @@ impl<'a> Walker<'a> {
             if p.operand || wanted.len() == ahead.window() {
                 break;
             }
-            if p.ahead.is_none_or(|id| !ahead.is_submitted(id)) {
-                wanted.push(p);
+            match p.ahead {
+                Some(id) if ahead.is_submitted(id) => {}
+                // Read ahead twice and gone stale waiting both times: the
+                // walk reads it when its turn comes (a directory is read
+                // three times at most).
+                Some(id) if ahead.went_stale(id) && p.stale_once => {}
+                Some(id) => {
+                    p.stale_once |= ahead.went_stale(id);
+                    ahead.forget(id);
+                    p.ahead = None;
+                    wanted.push(p);
+                }
+                None => wanted.push(p),
             }
         }
         if wanted.is_empty() {

@@ -494,6 +494,19 @@ fn import_cycles(modules: &[Module]) -> Vec<String> {
 }
 
 #[test]
+fn the_checker_reads_every_source_but_the_binary_and_the_tests() {
+    let read: HashSet<PathBuf> = modules().into_iter().map(|m| m.file).collect();
+    for file in sources("") {
+        let name = file.file_name().unwrap();
+        assert!(
+            read.contains(&file) || name == "main.rs" || name == "tests.rs",
+            "{} is not reached from lib.rs by `mod` declarations",
+            file.display()
+        );
+    }
+}
+
+#[test]
 fn no_import_cycle_among_siblings_under_any_parent() {
     let cycles = import_cycles(&modules());
     assert!(cycles.is_empty(), "import cycles:\n{}", cycles.join("\n"));
