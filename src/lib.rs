@@ -3,7 +3,8 @@
 //! Data flows one way: `cli` (clap definition) → `config` (typed, resolved
 //! from arguments and environment) → `plan` (which statx fields each entry
 //! needs) → `sys` (the only module with syscalls, foreign declarations and `unsafe`) → `entry` /
-//! `walk` (reading directories, recursion) → `sort` → `format` → `output`.
+//! `walk` (reading directories, recursion) → `sort` → `listing` (the
+//! layouts, on the value formatters of `format`) → `output`.
 //!
 //! The library exists for the `ls` binary and its tests: it is not a
 //! stable API. What the binary and the integration tests use is public
@@ -21,9 +22,11 @@ pub(crate) mod entry;
 pub(crate) mod error;
 #[doc(hidden)]
 pub mod format;
+pub(crate) mod listing;
 #[doc(hidden)]
 pub mod options;
 pub(crate) mod output;
+pub(crate) mod parallel;
 pub(crate) mod plan;
 pub(crate) mod sort;
 #[doc(hidden)]

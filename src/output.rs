@@ -81,11 +81,6 @@ impl Output {
         }
     }
 
-    /// Byte offset of the next byte in the output (for `--dired`).
-    pub fn position(&self) -> usize {
-        self.written + self.buf.len()
-    }
-
     /// Absolute offset of the start of `buffer()`.
     pub fn buffer_base(&self) -> usize {
         self.written

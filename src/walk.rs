@@ -11,13 +11,14 @@ use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStringExt;
 use std::sync::Arc;
 
-use crate::config::{Config, ProbeConcurrency};
+use crate::config::Config;
 use crate::entry::{Entry, LinkTarget};
 use crate::error::{print_diagnostic, Status};
-use crate::format::listing::Printer;
 use crate::format::quote::Quoter;
+use crate::listing::Printer;
 use crate::options::{Dereference, QuotingStyle};
 use crate::output::{Output, Sink};
+use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use crate::sys::dir::{read_dir_each, DirBuffer};
@@ -27,15 +28,13 @@ use crate::sys::xattr::{AclProbe, InDir, Target};
 use crate::sys::FileType;
 use chain::DirChain;
 use prefetch::{DirRead, Prefetcher};
-use probe::{Facts, Lookup, Prober};
-use strategy::Strategy;
+use probe::{Facts, Prober};
 
 mod chain;
 mod concurrent;
 mod filter;
 mod prefetch;
 mod probe;
-mod strategy;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -135,7 +134,7 @@ impl<'a> Walker<'a> {
             self.first_listing = false;
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
-        let workers = self.read_ahead_workers(&dirs);
+        let workers = parallel::read_ahead_workers(self.config, &dirs);
         let mut work: Vec<Work> = dirs
             .into_iter()
             .rev()
@@ -153,7 +152,7 @@ impl<'a> Walker<'a> {
             plan: Arc::clone(&self.plan),
             xattrs: Arc::clone(&self.xattrs),
         };
-        std::thread::scope(|scope| {
+        parallel::scope(|scope| {
             let mut ahead = Prefetcher::start(scope, workers, context);
             while let Some(item) = work.pop() {
                 match item {
@@ -460,32 +459,6 @@ impl<'a> Walker<'a> {
         })
     }
 
-    /// Threads reading subdirectories ahead with `-R`: a CPU's worth less
-    /// one (the walk's own), up to three, on local disks; eight where each
-    /// directory read waits on a server. `STATLS_THREADS=N` asks for N (up
-    /// to eight) anywhere, `STATLS_THREADS=1` for none.
-    fn read_ahead_workers(&self, dirs: &[Entry]) -> usize {
-        const REMOTE_WORKERS: usize = 8;
-        if !self.config.recursive {
-            return 0;
-        }
-        match self.config.probes {
-            ProbeConcurrency::Sequential => 0,
-            ProbeConcurrency::Forced(n) => n.min(REMOTE_WORKERS),
-            ProbeConcurrency::Auto => {
-                let remote = dirs
-                    .iter()
-                    .filter_map(|e| e.meta.as_ref())
-                    .any(|m| crate::sys::remote::is_remote(m.dev()));
-                if remote {
-                    REMOTE_WORKERS
-                } else {
-                    (crate::sys::limits::cpus() - 1).min(3)
-                }
-            }
-        }
-    }
-
     /// Submits the next subdirectories to be listed for reading ahead, as
     /// far as the window allows: those at the top of the work stack that
     /// belong to the directory on top of the `-R` path.
@@ -542,7 +515,7 @@ impl<'a> Walker<'a> {
             lookup,
             threads,
             chunk,
-        } = strategy::choose(
+        } = parallel::probe_strategy(
             self.config,
             dir.fd,
             dev,

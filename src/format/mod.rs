@@ -1,15 +1,10 @@
-//! Turning entries into bytes: names (quoting, colours, indicators,
-//! hyperlinks), metadata columns (sizes, times, owners) and layouts
-//! (columns, commas, long format, dired offsets), or `--json` records.
+//! Turning one value into text: names quoted for the terminal or the
+//! shell, colours, hyperlinks, sizes, times, owners, display widths. Below
+//! `config` (which resolves their settings) and `listing` (which lays the
+//! texts out); nothing here reads the configuration.
 
 pub mod color;
-pub mod columns;
-pub mod dired;
 pub mod hyperlink;
-pub mod json;
-pub mod listing;
-pub mod long;
-pub mod name;
 pub mod owner;
 pub mod quote;
 pub mod size;

@@ -11,9 +11,7 @@ use std::sync::Mutex;
 
 use super::probe::Prober;
 use crate::entry::Entry;
-
-/// A worker's stack: probes use a few hundred bytes of buffers.
-const WORKER_STACK: usize = 128 * 1024;
+use crate::parallel;
 
 /// Probes every entry and records the facts in it, with at most `threads`
 /// probes in flight, each thread taking `chunk` entries at a time (1 where
@@ -47,17 +45,7 @@ pub fn probe_into(
             }
         }
     };
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            let spawned = std::thread::Builder::new()
-                .stack_size(WORKER_STACK)
-                .spawn_scoped(scope, work);
-            if spawned.is_err() {
-                break;
-            }
-        }
-        work();
-    });
+    parallel::on_threads(threads, work);
     let mut errors = errors.into_inner().unwrap_or_else(|e| e.into_inner());
     errors.sort_by_key(|&(i, _)| i);
     errors

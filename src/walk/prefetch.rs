@@ -18,13 +18,12 @@ use std::collections::{HashMap, HashSet};
 use std::ffi::{CStr, CString};
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::{Arc, Condvar, Mutex};
-use std::thread::Scope;
 
 use super::filter::Filter;
 use super::probe::{Facts, Prober};
-use super::strategy;
 use crate::config::Config;
 use crate::entry::Entry;
+use crate::parallel::{self, Scope};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
 use crate::sys::stat::{stat_fd, Base, Need};
@@ -175,17 +174,11 @@ impl<'env> Prefetcher<'env> {
         context: Context<'env>,
     ) -> Prefetcher<'env> {
         let shared = Arc::new(Shared::default());
-        let mut started = 0;
-        for _ in 0..workers {
+        let started = parallel::spawn_workers(scope, workers, || {
             let shared = Arc::clone(&shared);
             let context = context.clone();
-            let spawned = std::thread::Builder::new()
-                .stack_size(64 * 1024)
-                .spawn_scoped(scope, move || work(&shared, &context));
-            if spawned.is_ok() {
-                started += 1;
-            }
-        }
+            move || work(&shared, &context)
+        });
         Prefetcher {
             shared,
             context,
@@ -358,7 +351,7 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
         |d| names.push(&d.name, d.file_type),
     );
     let probed = context.plan.count_probed(names.types.iter().copied());
-    let chosen = strategy::choose(context.config, fd.as_fd(), dev, probed);
+    let chosen = parallel::probe_strategy(context.config, fd.as_fd(), dev, probed);
     let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && chosen.threads <= 1).then(|| {
         let prober = Prober {
             plan: &context.plan,

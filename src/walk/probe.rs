@@ -11,6 +11,7 @@ use std::ffi::CStr;
 use std::os::fd::{AsFd, BorrowedFd};
 
 use crate::entry::{Entry, LinkTarget};
+use crate::parallel::Lookup;
 use crate::plan::Plan;
 use crate::sys::stat::{open_handle, read_link, read_link_handle, stat_at, stat_fd};
 use crate::sys::stat::{Base, Need, StatFlags};
@@ -51,18 +52,6 @@ impl Facts {
         entry.context = self.context;
         None
     }
-}
-
-/// How an entry is looked at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lookup {
-    /// Each call names the entry relative to the open directory: one
-    /// syscall each, the fastest way on a local disk.
-    ByName,
-    /// One `O_PATH` open (the only lookup of the name), then every call on
-    /// that handle: on a network filesystem each name lookup is a
-    /// round-trip, so this saves one per probe after the first.
-    ByHandle,
 }
 
 /// Probes entries of one directory for what `plan` needs.

@@ -10,8 +10,8 @@
 
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
-use crate::format::long::mode_string;
 use crate::format::owner::Names;
+use crate::listing::fields::mode_string;
 use crate::options::{Format, TimeField};
 use crate::output::Output;
 use crate::sys::xattr::AccessMarker;

@@ -7,12 +7,13 @@ use std::fmt::Write as _;
 
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
-use crate::format::dired::Dired;
-use crate::format::listing::{block_text, context_text, inode_text, pad_left};
-use crate::format::name::NameRenderer;
 use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
+use crate::listing::dired::Dired;
+use crate::listing::fields::{block_text, context_text, inode_text, mode_string, pad_left};
+use crate::listing::name::NameRenderer;
 use crate::output::Output;
+use crate::parallel;
 use crate::sys::xattr::AccessMarker;
 use crate::sys::FileType;
 
@@ -57,45 +58,6 @@ impl IdText {
         self.text.extend_from_slice(text);
         self.is_name = is_name;
     }
-}
-
-/// Builds `-rwxr-xr-x`-style strings (the last byte is the ACL marker).
-pub fn mode_string(file_type: FileType, mode: Option<u32>, marker: AccessMarker) -> [u8; 11] {
-    let mut s = [b'?'; 11];
-    s[0] = match file_type {
-        FileType::Regular => b'-',
-        FileType::Directory => b'd',
-        FileType::Symlink => b'l',
-        FileType::Fifo => b'p',
-        FileType::Socket => b's',
-        FileType::CharDevice => b'c',
-        FileType::BlockDevice => b'b',
-        FileType::Door => b'D',
-        FileType::Unknown => b'?',
-    };
-    s[10] = match marker {
-        AccessMarker::None => b' ',
-        AccessMarker::Context => b'.',
-        AccessMarker::Acl => b'+',
-    };
-    let Some(m) = mode else { return s };
-    let bit = |mask: u32, c: u8| if m & mask != 0 { c } else { b'-' };
-    let special = |x: bool, flag: bool, set_x: u8, set_no_x: u8| match (flag, x) {
-        (true, true) => set_x,
-        (true, false) => set_no_x,
-        (false, true) => b'x',
-        (false, false) => b'-',
-    };
-    s[1] = bit(0o400, b'r');
-    s[2] = bit(0o200, b'w');
-    s[3] = special(m & 0o100 != 0, m & 0o4000 != 0, b's', b'S');
-    s[4] = bit(0o040, b'r');
-    s[5] = bit(0o020, b'w');
-    s[6] = special(m & 0o010 != 0, m & 0o2000 != 0, b's', b'S');
-    s[7] = bit(0o004, b'r');
-    s[8] = bit(0o002, b'w');
-    s[9] = special(m & 0o001 != 0, m & 0o1000 != 0, b't', b'T');
-    s
 }
 
 pub struct LongPrinter<'a> {
@@ -324,19 +286,12 @@ impl<'a> LongPrinter<'a> {
 
     /// Large listings without state carried from line to line (no
     /// colours, whose escapes are counted; no `--dired` offsets; no
-    /// hyperlinks) are formatted on two threads: the lines are independent
-    /// once the widths are known. `STATLS_THREADS=N` asks for it on one CPU
-    /// too (so that tests cover it anywhere).
+    /// hyperlinks) are formatted on two threads where that pays: the lines
+    /// are independent once the widths are known.
     fn renders_in_parallel(&self, entries: &[Entry], names: &NameRenderer) -> bool {
-        entries.len() >= PARALLEL_LINES_MIN
-            && !self.config.dired
-            && names.painter.is_none()
-            && names.hyperlink.is_none()
-            && (crate::sys::limits::cpus() > 1
-                || matches!(
-                    self.config.probes,
-                    crate::config::ProbeConcurrency::Forced(_)
-                ))
+        let independent =
+            !self.config.dired && names.painter.is_none() && names.hyperlink.is_none();
+        parallel::long_format_on_two_threads(self.config, entries.len(), independent)
     }
 
     /// The widths pass split in two: the helper measures the second half
@@ -344,25 +299,24 @@ impl<'a> LongPrinter<'a> {
     fn measure_in_parallel(&mut self, entries: &[Entry], also_measured: &[Entry]) -> Widths {
         let (first, second) = entries.split_at(entries.len() / 2);
         let mut helper = self.helper();
-        let (mine, theirs) = std::thread::scope(|scope| {
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
-                let mut row = Row::default();
-                let mut w = Widths::default();
-                for e in second {
-                    helper.row(e, false, &mut row);
-                    w.add(&row);
-                }
-                w
-            });
+        let measure_second = || {
             let mut row = Row::default();
             let mut w = Widths::default();
-            let rest: &[Entry] = if spawned.is_ok() { &[] } else { second };
+            for e in second {
+                helper.row(e, false, &mut row);
+                w.add(&row);
+            }
+            w
+        };
+        let (mine, theirs) = parallel::with_helper(measure_second, |started| {
+            let mut row = Row::default();
+            let mut w = Widths::default();
+            let rest: &[Entry] = if started { &[] } else { second };
             for e in first.iter().chain(rest).chain(also_measured) {
                 self.row(e, false, &mut row);
                 w.add(&row);
             }
-            let theirs = spawned.ok().and_then(|h| h.join().ok());
-            (w, theirs)
+            w
         });
         let mut w = mine;
         if let Some(theirs) = theirs {
@@ -394,33 +348,33 @@ impl<'a> LongPrinter<'a> {
         layout: &Layout,
         names: &NameRenderer,
     ) {
-        let blocks: Vec<&[Entry]> = entries.chunks(PARALLEL_BLOCK).collect();
+        let blocks: Vec<&[Entry]> = entries.chunks(parallel::PARALLEL_BLOCK).collect();
         let mut helper = self.helper();
         // The renderer's colour state is not shared across threads; this
         // path has none, so the helper makes its own from the same options.
         let (dir, align_quotes) = (names.dir.clone(), names.align_quotes);
         let config = self.config;
         let (send, receive) = std::sync::mpsc::sync_channel::<Vec<u8>>(1);
-        std::thread::scope(|scope| {
-            let odd = blocks.iter().skip(1).step_by(2);
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                let mut helper_names = NameRenderer::new(config);
-                helper_names.dir = dir;
-                helper_names.align_quotes = align_quotes;
-                let mut row = Row::default();
-                for block in odd {
-                    let mut buf = Vec::with_capacity(block.len() * 80);
-                    for e in *block {
-                        helper.line(e, layout, &helper_names, &mut row, &mut buf);
-                    }
-                    if send.send(buf).is_err() {
-                        return;
-                    }
+        let odd = blocks.iter().skip(1).step_by(2);
+        let format_odd = move || {
+            let mut helper_names = NameRenderer::new(config);
+            helper_names.dir = dir;
+            helper_names.align_quotes = align_quotes;
+            let mut row = Row::default();
+            for block in odd {
+                let mut buf = Vec::with_capacity(block.len() * 80);
+                for e in *block {
+                    helper.line(e, layout, &helper_names, &mut row, &mut buf);
                 }
-            });
+                if send.send(buf).is_err() {
+                    return;
+                }
+            }
+        };
+        parallel::with_helper(format_odd, |started| {
             let mut row = Row::default();
             for (k, block) in blocks.iter().enumerate() {
-                let handed = (k % 2 == 1 && spawned.is_ok())
+                let handed = (k % 2 == 1 && started)
                     .then(|| receive.recv().ok())
                     .flatten();
                 match handed {
@@ -437,12 +391,6 @@ impl<'a> LongPrinter<'a> {
         });
     }
 }
-
-/// Listings from this many lines are formatted on two threads.
-const PARALLEL_LINES_MIN: usize = 8192;
-
-/// Lines per block handed between the threads.
-const PARALLEL_BLOCK: usize = 2048;
 
 /// What every line of a batch shares.
 struct Layout {

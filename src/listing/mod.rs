@@ -1,32 +1,63 @@
 //! Printing one batch of entries (the file operands, or one directory's
-//! contents) in the configured format, or as `--json` records.
+//! contents) in the configured layout, or as `--json` records: the
+//! layouts, over the value formatters of `format`.
 #![forbid(unsafe_code)]
+
+pub mod columns;
+pub mod dired;
+mod fields;
+pub mod json;
+pub mod long;
+pub mod name;
 
 use crate::config::Config;
 use crate::entry::Entry;
-use crate::format::columns::{self, Cell};
-use crate::format::json::JsonWriter;
-use crate::format::long::LongPrinter;
-use crate::format::name::NameRenderer;
 use crate::format::quote::listing_aligns_quotes;
 use crate::options::Format;
 use crate::output::{Output, Sink};
+use columns::Cell;
+use fields::{block_text, context_text, inode_text, pad_left};
+use json::JsonWriter;
+use long::LongPrinter;
+use name::NameRenderer;
 
 /// Formats batches of entries; holds what is computed once per run.
 pub struct Printer<'a> {
     pub config: &'a Config,
     pub names: NameRenderer<'a>,
-    /// Only built for the long format (it loads the time zone).
-    pub long: Option<LongPrinter<'a>>,
-    /// Only built for `--json`, which replaces every text layout.
-    pub json: Option<JsonWriter<'a>>,
+    pub layout: Layout<'a>,
     scratch: Vec<u8>,
 }
 
-/// Right-aligns `text` in `width` columns.
-pub fn pad_left(out: &mut Vec<u8>, text: &[u8], width: usize) {
-    out.resize(out.len() + width.saturating_sub(text.len()), b' ');
-    out.extend_from_slice(text);
+/// The one layout a run prints in, with what it computes once.
+pub enum Layout<'a> {
+    /// `-1`: one name per line, streamed.
+    OneLine,
+    /// `-C`: columns filled top to bottom.
+    Vertical,
+    /// `-x`: columns filled across.
+    Horizontal,
+    /// `-m`: names separated by commas, wrapped at the width.
+    Commas,
+    /// `-l` and its variants (built only here: it loads the time zone).
+    Long(LongPrinter<'a>),
+    /// `--json`, which replaces every text layout.
+    Json(JsonWriter<'a>),
+}
+
+impl<'a> Layout<'a> {
+    pub fn new(config: &'a Config) -> Layout<'a> {
+        if config.json {
+            return Layout::Json(JsonWriter::new(config));
+        }
+        match config.format {
+            Format::OneLine => Layout::OneLine,
+            Format::Vertical => Layout::Vertical,
+            Format::Horizontal => Layout::Horizontal,
+            Format::Commas => Layout::Commas,
+            Format::Long => Layout::Long(LongPrinter::new(config)),
+        }
+    }
 }
 
 impl<'a> Printer<'a> {
@@ -34,8 +65,7 @@ impl<'a> Printer<'a> {
         Printer {
             config,
             names: NameRenderer::new(config),
-            long: (config.format == Format::Long && !config.json).then(|| LongPrinter::new(config)),
-            json: config.json.then(|| JsonWriter::new(config)),
+            layout: Layout::new(config),
             scratch: Vec::new(),
         }
     }
@@ -94,31 +124,27 @@ impl<'a> Printer<'a> {
         entries: &[Entry],
         also_measured: &[Entry],
     ) {
-        if let Some(json) = &mut self.json {
-            json.print(out, entries);
-            return;
-        }
-        self.names.align_quotes = self.needs_quote_alignment(entries);
-        if let Some(long) = &mut self.long {
-            long.print(out, entries, also_measured, &self.names);
-            return;
+        if !matches!(self.layout, Layout::Json(_)) {
+            self.names.align_quotes = self.needs_quote_alignment(entries);
         }
         let eol = self.eol();
         let width = self.config.width;
         // Without a width limit everything is on one line: GNU pads with spaces.
         let tabsize = if width == 0 { 0 } else { self.config.tabsize };
-        match self.config.format {
+        match &mut self.layout {
+            Layout::Json(json) => return json.print(out, entries),
+            Layout::Long(long) => return long.print(out, entries, also_measured, &self.names),
             // Nothing to measure across entries but the prefixes: stream.
-            Format::OneLine | Format::Long => self.print_one_per_line(out, entries, also_measured),
-            Format::Vertical => {
+            Layout::OneLine => self.print_one_per_line(out, entries, also_measured),
+            Layout::Vertical => {
                 let (cells, prelude) = self.vertical_cells(entries, also_measured);
                 columns::vertical(out, &cells, width, tabsize, eol, prelude);
             }
-            Format::Horizontal => {
+            Layout::Horizontal => {
                 let cells = self.cells(entries, also_measured);
                 columns::horizontal(out, &cells, width, tabsize, eol);
             }
-            Format::Commas => columns::commas(out, &self.cells(entries, also_measured), width, eol),
+            Layout::Commas => columns::commas(out, &self.cells(entries, also_measured), width, eol),
         }
         out.write(&[]);
     }
@@ -252,30 +278,10 @@ struct Prefixes {
     context: usize,
 }
 
-/// The `-Z` text of an entry (`?` when unknown).
-pub fn context_text(e: &Entry) -> &[u8] {
-    e.context.as_deref().unwrap_or(b"?")
-}
-
-/// The `-s` column of an entry.
-pub fn block_text(config: &Config, e: &Entry) -> String {
-    match e.meta.as_ref().and_then(|m| m.blocks()) {
-        Some(b) => config.block_size.format_blocks(b),
-        None => "?".to_string(),
-    }
-}
-
-pub fn inode_text(e: &Entry) -> String {
-    match e.meta.as_ref().and_then(|m| m.ino()) {
-        Some(ino) => ino.to_string(),
-        None => "?".to_string(),
-    }
-}
-
 impl Printer<'_> {
     /// Prints `DIR:` before a directory's listing.
     pub fn print_heading(&mut self, out: &mut Output, path: &[u8]) {
-        if let Some(json) = &mut self.json {
+        if let Layout::Json(json) = &mut self.layout {
             json.set_dir(path);
             return;
         }
@@ -294,7 +300,7 @@ impl Printer<'_> {
         if let Some(h) = &self.names.hyperlink {
             h.close(buf);
         }
-        if let (true, Some(long)) = (dired, &mut self.long) {
+        if let (true, Layout::Long(long)) = (dired, &mut self.layout) {
             let escapes = self.names.escapes_written();
             long.dired
                 .record_subdir(base + start - escapes, base + end - escapes);
@@ -313,8 +319,8 @@ impl Printer<'_> {
 
     /// The `--dired` trailer, after everything else.
     pub fn finish(&mut self, out: &mut Output) {
-        if let (true, Some(long)) = (self.dired(), &self.long) {
-            let style = crate::format::dired::style_name(self.config.quoting);
+        if let (true, Layout::Long(long)) = (self.dired(), &self.layout) {
+            let style = dired::style_name(self.config.quoting);
             long.dired.finish(out, style);
         }
     }

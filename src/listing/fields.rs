@@ -1,0 +1,74 @@
+//! The texts of the columns the layouts share: the `-i`, `-s` and `-Z`
+//! prefixes, the mode string, right alignment. Below every layout, so that
+//! the short, long and JSON layouts never take them from each other.
+#![forbid(unsafe_code)]
+
+use crate::config::Config;
+use crate::entry::Entry;
+use crate::sys::xattr::AccessMarker;
+use crate::sys::FileType;
+
+/// Right-aligns `text` in `width` columns.
+pub fn pad_left(out: &mut Vec<u8>, text: &[u8], width: usize) {
+    out.resize(out.len() + width.saturating_sub(text.len()), b' ');
+    out.extend_from_slice(text);
+}
+
+/// The `-Z` text of an entry (`?` when unknown).
+pub fn context_text(e: &Entry) -> &[u8] {
+    e.context.as_deref().unwrap_or(b"?")
+}
+
+/// The `-s` column of an entry.
+pub fn block_text(config: &Config, e: &Entry) -> String {
+    match e.meta.as_ref().and_then(|m| m.blocks()) {
+        Some(b) => config.block_size.format_blocks(b),
+        None => "?".to_string(),
+    }
+}
+
+pub fn inode_text(e: &Entry) -> String {
+    match e.meta.as_ref().and_then(|m| m.ino()) {
+        Some(ino) => ino.to_string(),
+        None => "?".to_string(),
+    }
+}
+
+/// Builds `-rwxr-xr-x`-style strings (the last byte is the ACL marker).
+pub fn mode_string(file_type: FileType, mode: Option<u32>, marker: AccessMarker) -> [u8; 11] {
+    let mut s = [b'?'; 11];
+    s[0] = match file_type {
+        FileType::Regular => b'-',
+        FileType::Directory => b'd',
+        FileType::Symlink => b'l',
+        FileType::Fifo => b'p',
+        FileType::Socket => b's',
+        FileType::CharDevice => b'c',
+        FileType::BlockDevice => b'b',
+        FileType::Door => b'D',
+        FileType::Unknown => b'?',
+    };
+    s[10] = match marker {
+        AccessMarker::None => b' ',
+        AccessMarker::Context => b'.',
+        AccessMarker::Acl => b'+',
+    };
+    let Some(m) = mode else { return s };
+    let bit = |mask: u32, c: u8| if m & mask != 0 { c } else { b'-' };
+    let special = |x: bool, flag: bool, set_x: u8, set_no_x: u8| match (flag, x) {
+        (true, true) => set_x,
+        (true, false) => set_no_x,
+        (false, true) => b'x',
+        (false, false) => b'-',
+    };
+    s[1] = bit(0o400, b'r');
+    s[2] = bit(0o200, b'w');
+    s[3] = special(m & 0o100 != 0, m & 0o4000 != 0, b's', b'S');
+    s[4] = bit(0o040, b'r');
+    s[5] = bit(0o020, b'w');
+    s[6] = special(m & 0o010 != 0, m & 0o2000 != 0, b's', b'S');
+    s[7] = bit(0o004, b'r');
+    s[8] = bit(0o002, b'w');
+    s[9] = special(m & 0o001 != 0, m & 0o1000 != 0, b't', b'T');
+    s
+}

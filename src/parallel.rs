@@ -1,0 +1,201 @@
+//! Every decision about threads, and the only place that starts them: how
+//! a directory's entries are probed (by name or by handle, on how many
+//! threads), how many workers read subdirectories ahead with `-R`, whether
+//! a long listing is formatted on two threads. Each answer comes from the
+//! filesystem (local or network), the size of the batch, the CPUs, and
+//! `STATLS_THREADS` (as `config.probes`). The walk and the long format ask
+//! here and hand their work to the spawn helpers at the end; a thread that
+//! cannot be started (limits) leaves its share to the caller.
+#![forbid(unsafe_code)]
+
+use std::os::fd::BorrowedFd;
+use std::thread::Builder;
+pub use std::thread::{scope, Scope};
+
+use crate::config::{Config, ProbeConcurrency, MAX_PROBE_THREADS};
+use crate::entry::Entry;
+use crate::sys::stat::{stat_fd, Need};
+
+/// How an entry is looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Each call names the entry relative to the open directory: one
+    /// syscall each, the fastest way on a local disk.
+    ByName,
+    /// One `O_PATH` open (the only lookup of the name), then every call on
+    /// that handle: on a network filesystem each name lookup is a
+    /// round-trip, so this saves one per probe after the first.
+    ByHandle,
+}
+
+/// Entries to probe before a local directory is split over the CPUs: below
+/// this, starting threads costs more than it saves.
+const LOCAL_SPLIT_MIN: usize = 2048;
+
+/// Entries a thread takes at a time on a local disk.
+const LOCAL_CHUNK: usize = 64;
+
+/// Threads for a large local directory: the CPUs, up to four (the kernel's
+/// dentry and inode caches stop scaling for one directory beyond that).
+fn local_threads() -> usize {
+    crate::sys::limits::cpus().min(4)
+}
+
+/// How one directory's entries are probed.
+#[derive(Clone, Copy)]
+pub struct Strategy {
+    pub lookup: Lookup,
+    pub threads: usize,
+    pub chunk: usize,
+}
+
+impl Strategy {
+    pub const SEQUENTIAL: Strategy = Strategy {
+        lookup: Lookup::ByName,
+        threads: 1,
+        chunk: 1,
+    };
+}
+
+/// How to probe a directory's entries. Where each request is a
+/// round-trip (network and FUSE filesystems): by handle (one lookup per
+/// entry), with up to [`MAX_PROBE_THREADS`] in flight, as far as the
+/// descriptor limit allows. On a local disk: by name, one at a time,
+/// but split over the CPUs for a directory large enough to repay the
+/// threads. `STATLS_THREADS` overrides the thread count.
+pub fn probe_strategy(
+    config: &Config,
+    dir: BorrowedFd<'_>,
+    dev: Option<(u32, u32)>,
+    count: usize,
+) -> Strategy {
+    if count < 2 {
+        return Strategy::SEQUENTIAL;
+    }
+    // From the cache: no request even on a network filesystem.
+    let remote = || {
+        dev.or_else(|| stat_fd(dir, Need::NONE, true).ok().map(|m| m.dev()))
+            .is_some_and(crate::sys::remote::is_remote)
+    };
+    let by_handle = |threads: usize| Strategy {
+        lookup: Lookup::ByHandle,
+        threads: threads.min(crate::sys::limits::spare_descriptors()),
+        chunk: 1,
+    };
+    match config.probes {
+        ProbeConcurrency::Sequential if remote() => by_handle(1),
+        ProbeConcurrency::Sequential => Strategy::SEQUENTIAL,
+        ProbeConcurrency::Forced(n) => by_handle(n),
+        ProbeConcurrency::Auto if remote() => by_handle(count.min(MAX_PROBE_THREADS)),
+        ProbeConcurrency::Auto if count >= LOCAL_SPLIT_MIN => Strategy {
+            lookup: Lookup::ByName,
+            threads: local_threads(),
+            chunk: LOCAL_CHUNK,
+        },
+        ProbeConcurrency::Auto => Strategy::SEQUENTIAL,
+    }
+}
+
+/// Threads reading subdirectories ahead with `-R`: a CPU's worth less
+/// one (the walk's own), up to three, on local disks; eight where each
+/// directory read waits on a server. `STATLS_THREADS=N` asks for N (up
+/// to eight) anywhere, `STATLS_THREADS=1` for none.
+pub fn read_ahead_workers(config: &Config, dirs: &[Entry]) -> usize {
+    const REMOTE_WORKERS: usize = 8;
+    if !config.recursive {
+        return 0;
+    }
+    match config.probes {
+        ProbeConcurrency::Sequential => 0,
+        ProbeConcurrency::Forced(n) => n.min(REMOTE_WORKERS),
+        ProbeConcurrency::Auto => {
+            let remote = dirs
+                .iter()
+                .filter_map(|e| e.meta.as_ref())
+                .any(|m| crate::sys::remote::is_remote(m.dev()));
+            if remote {
+                REMOTE_WORKERS
+            } else {
+                (crate::sys::limits::cpus() - 1).min(3)
+            }
+        }
+    }
+}
+
+/// Long listings from this many lines are formatted on two threads.
+const PARALLEL_LINES_MIN: usize = 8192;
+
+/// Lines per block handed between the two threads of a long listing.
+pub const PARALLEL_BLOCK: usize = 2048;
+
+/// Whether a long listing of `lines` lines is formatted on two threads:
+/// when its lines are `independent` (no state carried from one to the
+/// next), there are enough of them, and there is a second CPU.
+/// `STATLS_THREADS=N` asks for it on one CPU too (so that tests cover it
+/// anywhere).
+pub fn long_format_on_two_threads(config: &Config, lines: usize, independent: bool) -> bool {
+    lines >= PARALLEL_LINES_MIN
+        && independent
+        && (crate::sys::limits::cpus() > 1 || matches!(config.probes, ProbeConcurrency::Forced(_)))
+}
+
+/// A probe thread's stack: probes use a few hundred bytes of buffers.
+const PROBE_STACK: usize = 128 * 1024;
+
+/// A read-ahead worker's stack.
+const READ_AHEAD_STACK: usize = 64 * 1024;
+
+/// Runs `work` on `threads` threads at once, the calling thread included,
+/// and returns when every one has returned. Threads that cannot be started
+/// leave the work to those that could, down to the calling thread alone.
+pub fn on_threads(threads: usize, work: impl Fn() + Sync) {
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            let spawned = Builder::new()
+                .stack_size(PROBE_STACK)
+                .spawn_scoped(scope, &work);
+            if spawned.is_err() {
+                break;
+            }
+        }
+        work();
+    });
+}
+
+/// Starts `count` read-ahead workers in `scope`, each running what `make`
+/// returns; returns how many could be started.
+pub fn spawn_workers<'scope, 'env, F>(
+    scope: &'scope Scope<'scope, 'env>,
+    count: usize,
+    mut make: impl FnMut() -> F,
+) -> usize
+where
+    F: FnOnce() + Send + 'scope,
+{
+    let mut started = 0;
+    for _ in 0..count {
+        let spawned = Builder::new()
+            .stack_size(READ_AHEAD_STACK)
+            .spawn_scoped(scope, make());
+        if spawned.is_ok() {
+            started += 1;
+        }
+    }
+    started
+}
+
+/// Runs `helper` on a second thread while `main` runs on this one; `main`
+/// is told whether the helper started (if not, `main` does its share).
+/// Returns what `main` returned, and what the helper returned if it ran to
+/// the end; the helper is joined after `main` returns.
+pub fn with_helper<T: Send, U>(
+    helper: impl FnOnce() -> T + Send,
+    main: impl FnOnce(bool) -> U,
+) -> (U, Option<T>) {
+    std::thread::scope(|scope| {
+        let spawned = Builder::new().spawn_scoped(scope, helper);
+        let mine = main(spawned.is_ok());
+        let theirs = spawned.ok().and_then(|h| h.join().ok());
+        (mine, theirs)
+    })
+}
