@@ -1,10 +1,13 @@
 //! statls: a GNU ls 9.1 compatible `ls` built on minimal statx requests.
 //!
-//! Data flows one way: `cli` (clap definition) → `config` (typed, resolved
-//! from arguments and environment) → `plan` (which statx fields each entry
-//! needs) → `sys` (the only module with syscalls, foreign declarations and `unsafe`) → `entry` /
-//! `walk` (reading directories, recursion) → `sort` → `listing` (the
-//! layouts, on the value formatters of `format`) → `output`.
+//! Data flows one way: `cli` (the option table, getopt) → `config` (one
+//! struct, resolved from arguments and environment) → `plan` (which statx
+//! fields each entry needs) → `walk` (operands, directories, recursion;
+//! threads decided and started by `parallel`) → `sort` → `listing` (the
+//! layouts, over the value formatters of `format`) → `output`, with
+//! `error`, `entry` and `options` shared below, over `sys` (the kernel and
+//! the C library: the only module with foreign declarations and `unsafe`).
+//! ARCHITECTURE.md is the map.
 //!
 //! The library exists for the `ls` binary and its tests: it is not a
 //! stable API. What the binary and the integration tests use is public

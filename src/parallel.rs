@@ -1,11 +1,15 @@
 //! Every decision about threads, and the only place that starts them: how
 //! a directory's entries are probed (by name or by handle, on how many
 //! threads), how many workers read subdirectories ahead with `-R`, whether
-//! a long listing is formatted on two threads. Each answer comes from the
+//! a long listing is formatted on two threads, whether names are keyed and
+//! sorted on two threads. Each answer comes from the
 //! filesystem (local or network), the size of the batch, the CPUs, and
 //! `STATLS_THREADS` (as `config.probes`). The walk and the long format ask
 //! here and hand their work to the spawn helpers at the end; a thread that
-//! cannot be started (limits) leaves its share to the caller.
+//! cannot be started (limits) leaves its share to the caller, and under a
+//! small address-space limit none is started at all
+//! ([`crate::sys::limits::threads_allowed`]): threads must never make `ls`
+//! fail where one thread succeeds.
 #![forbid(unsafe_code)]
 
 use std::os::fd::BorrowedFd;
@@ -14,6 +18,7 @@ pub use std::thread::{scope, Scope};
 
 use crate::config::{Config, ProbeConcurrency, MAX_PROBE_THREADS};
 use crate::entry::Entry;
+use crate::sys::limits::threads_allowed;
 use crate::sys::stat::{stat_fd, Need};
 
 /// How an entry is looked at.
@@ -60,7 +65,7 @@ impl Strategy {
 /// How to probe a directory's entries. Where each request is a
 /// round-trip (network and FUSE filesystems): by handle (one lookup per
 /// entry), with up to [`MAX_PROBE_THREADS`] in flight, as far as the
-/// descriptor limit allows. On a local disk: by name, one at a time,
+/// descriptor budget allows. On a local disk: by name, one at a time,
 /// but split over the CPUs for a directory large enough to repay the
 /// threads. `STATLS_THREADS` overrides the thread count.
 pub fn probe_strategy(
@@ -102,7 +107,7 @@ pub fn probe_strategy(
 /// to eight) anywhere, `STATLS_THREADS=1` for none.
 pub fn read_ahead_workers(config: &Config, dirs: &[Entry]) -> usize {
     const REMOTE_WORKERS: usize = 8;
-    if !config.recursive {
+    if !config.recursive || !threads_allowed() {
         return 0;
     }
     match config.probes {
@@ -136,7 +141,26 @@ pub const PARALLEL_BLOCK: usize = 2048;
 pub fn long_format_on_two_threads(config: &Config, lines: usize, independent: bool) -> bool {
     lines >= PARALLEL_LINES_MIN
         && independent
+        && threads_allowed()
         && (crate::sys::limits::cpus() > 1 || matches!(config.probes, ProbeConcurrency::Forced(_)))
+}
+
+/// Names from which keying and sorting two halves on two threads saves
+/// more than the thread costs (about 50 µs to start and join): a strxfrm
+/// costs about 0.4 µs a name, a table key or a byte-order key far less.
+const SORT_SPLIT_COLLATED_MIN: usize = 4_000;
+const SORT_SPLIT_BYTES_MIN: usize = 30_000;
+
+/// Whether `names` names are sorted as two halves on two threads, then
+/// merged; `collating` when keys come from the locale's collation.
+/// `STATLS_THREADS=1` says no.
+pub fn sort_on_two_threads(config: &Config, names: usize, collating: bool) -> bool {
+    let min = if collating {
+        SORT_SPLIT_COLLATED_MIN
+    } else {
+        SORT_SPLIT_BYTES_MIN
+    };
+    names >= min && config.probes != ProbeConcurrency::Sequential && crate::sys::limits::cpus() > 1
 }
 
 /// A probe thread's stack: probes use a few hundred bytes of buffers.
@@ -145,10 +169,16 @@ const PROBE_STACK: usize = 128 * 1024;
 /// A read-ahead worker's stack.
 const READ_AHEAD_STACK: usize = 64 * 1024;
 
+/// The long format's helper's stack: lines are built in heap buffers, and
+/// the C library's time and name lookups need a few KiB (not the 2 MiB
+/// default, which counts against an address-space limit).
+const HELPER_STACK: usize = 256 * 1024;
+
 /// Runs `work` on `threads` threads at once, the calling thread included,
 /// and returns when every one has returned. Threads that cannot be started
 /// leave the work to those that could, down to the calling thread alone.
 pub fn on_threads(threads: usize, work: impl Fn() + Sync) {
+    let threads = if threads_allowed() { threads } else { 1 };
     std::thread::scope(|scope| {
         for _ in 1..threads {
             let spawned = Builder::new()
@@ -172,6 +202,7 @@ pub fn spawn_workers<'scope, 'env, F>(
 where
     F: FnOnce() + Send + 'scope,
 {
+    let count = if threads_allowed() { count } else { 0 };
     let mut started = 0;
     for _ in 0..count {
         let spawned = Builder::new()
@@ -193,7 +224,9 @@ pub fn with_helper<T: Send, U>(
     main: impl FnOnce(bool) -> U,
 ) -> (U, Option<T>) {
     std::thread::scope(|scope| {
-        let spawned = Builder::new().spawn_scoped(scope, helper);
+        let spawned = Builder::new()
+            .stack_size(HELPER_STACK)
+            .spawn_scoped(scope, helper);
         let mine = main(spawned.is_ok());
         let theirs = spawned.ok().and_then(|h| h.join().ok());
         (mine, theirs)

@@ -4,17 +4,26 @@
 //! `--group-directories-first` applied outside the reversal.
 //!
 //! Sort keys (collation keys, timestamps, sizes) are computed once per entry
-//! before sorting, not in the comparator.
+//! before sorting, not in the comparator; sorting by name, the common case,
+//! has its own path (`names`), split over two threads for large
+//! directories (`effort` decides when keys pay, `parallel` when threads do).
 #![forbid(unsafe_code)]
 
 use std::cmp::Ordering;
+use std::ffi::CStr;
 
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::options::SortKey;
+use crate::parallel;
 use crate::sys::{locale, Timestamp};
 
+mod effort;
+mod keys;
+mod names;
 mod version;
+
+use names::{Collation, NameSort};
 
 pub use version::filevercmp;
 
@@ -28,24 +37,20 @@ enum Primary {
     None,
     Size(u64),
     Time(Timestamp),
-    Extension(Vec<u8>),
+    /// The extension's key (as names are keyed) and where it starts.
+    Extension(Vec<u8>, usize),
     Width(usize),
 }
 
-/// Byte order in the C locale, the locale's collation order otherwise.
-fn collate(name: &[u8], bytes_order: bool) -> Vec<u8> {
-    if bytes_order {
-        name.to_vec()
-    } else {
-        locale::collation_key(name)
-    }
+/// Where a name's extension (from its last `.`) starts; its length if it
+/// has none.
+fn extension_at(name: &[u8]) -> usize {
+    name.iter().rposition(|&b| b == b'.').unwrap_or(name.len())
 }
 
-fn extension(name: &[u8]) -> &[u8] {
-    match name.iter().rposition(|&b| b == b'.') {
-        Some(i) => &name[i..],
-        None => b"",
-    }
+/// The name from byte `at` on, as a C string (a suffix keeps the NUL).
+fn suffix(name: &CStr, at: usize) -> &CStr {
+    CStr::from_bytes_with_nul(&name.to_bytes_with_nul()[at..]).unwrap_or_default()
 }
 
 /// Sorts `entries` in place. `width_of` gives the display width of an
@@ -60,9 +65,23 @@ pub fn sort_entries(
     if config.sort == SortKey::None {
         return;
     }
-    if config.sort == SortKey::Name && collate_bytes && !config.group_directories_first {
-        sort_by_name_bytes(entries, config.reverse);
-        return;
+    if config.sort == SortKey::Name {
+        let two = parallel::sort_on_two_threads(config, entries.len(), !collate_bytes);
+        let effort = effort::for_names(entries.len(), !collate_bytes, two);
+        if effort.keyed {
+            let how = NameSort {
+                collation: if collate_bytes {
+                    Collation::Bytes
+                } else {
+                    Collation::Locale
+                },
+                reverse: config.reverse,
+                dirs_first: config.group_directories_first,
+            };
+            let order = names::order(entries, how, effort);
+            apply_permutation(entries, order, touch_entry);
+            return;
+        }
     }
     let time_field = config.time;
     // Name and version sorts compare the names themselves: no keys needed.
@@ -71,6 +90,7 @@ pub fn sort_entries(
             config.sort,
             SortKey::Size | SortKey::Time | SortKey::Extension | SortKey::Width
         );
+    let mut ext_keys = keys::KeyMaker::new(!collate_bytes, false);
     let keys: Vec<Keys> = entries
         .iter()
         .take(if needs_keys { usize::MAX } else { 0 })
@@ -83,7 +103,9 @@ pub fn sort_entries(
                         .unwrap_or_default(),
                 ),
                 SortKey::Extension => {
-                    Primary::Extension(collate(extension(e.name_bytes()), collate_bytes))
+                    let at = extension_at(e.name_bytes());
+                    let key = ext_keys.key(suffix(&e.name, at), usize::MAX).to_vec();
+                    Primary::Extension(key, at)
                 }
                 SortKey::Width => Primary::Width(width_of(e)),
                 _ => Primary::None,
@@ -117,45 +139,41 @@ pub fn sort_entries(
             ord
         }
     });
-    apply_permutation(entries, order);
+    apply_permutation(entries, order, touch_entry);
 }
 
-/// The common case, names in byte order: sorted by a key of each name's
-/// first sixteen bytes (big-endian, so integer order is byte order), so that
-/// most comparisons are one integer compare and never touch the names.
-/// Equal names (a repeated operand) keep their order, as in a stable sort,
-/// `-r` included.
-fn sort_by_name_bytes(entries: &mut [Entry], reverse: bool) {
-    let prefix = |name: &[u8]| {
-        let mut key = [0u8; 16];
-        let n = name.len().min(16);
-        key[..n].copy_from_slice(&name[..n]);
-        u128::from_be_bytes(key)
-    };
-    let mut keyed: Vec<(u128, usize)> = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (prefix(e.name_bytes()), i))
-        .collect();
-    // Names hold no NUL, so a zero-padded prefix orders like the name
-    // itself; only equal prefixes need the whole names.
-    keyed.sort_unstable_by(|a, b| {
-        let ord =
-            a.0.cmp(&b.0)
-                .then_with(|| entries[a.1].name_bytes().cmp(entries[b.1].name_bytes()));
-        let ord = if reverse { ord.reverse() } else { ord };
-        ord.then(a.1.cmp(&b.1))
-    });
-    apply_permutation(entries, keyed.into_iter().map(|(_, i)| i).collect());
+/// Reads an entry (its name's pointer), bringing it into cache.
+fn touch_entry(e: &Entry) {
+    std::hint::black_box(e.name.as_ptr());
 }
 
 /// Reorders `items` so that position `i` receives the item that was at
 /// `order[i]`, in place (cycle by cycle, no second vector of entries).
-fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>) {
+/// `touch` reads an item: each cycle is followed a few steps ahead of the
+/// swaps and the items there are touched, so that their cache misses
+/// overlap instead of following one another (entries are large and, in a
+/// big directory, mostly out of cache).
+fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>, touch: impl Fn(&T)) {
     const DONE: usize = usize::MAX;
+    const AHEAD: usize = 6;
     for start in 0..items.len() {
+        if order[start] == DONE {
+            continue;
+        }
+        // `ahead` runs up to AHEAD steps in front of `j` on this cycle.
+        let mut ahead = start;
+        let mut lead = 0;
         let mut j = start;
-        while order[j] != DONE {
+        loop {
+            while lead < AHEAD {
+                let next = order[ahead];
+                if next == start || next == DONE {
+                    break;
+                }
+                touch(&items[next]);
+                ahead = next;
+                lead += 1;
+            }
             let k = order[j];
             order[j] = DONE;
             if k == start {
@@ -163,6 +181,7 @@ fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>) {
             }
             items.swap(j, k);
             j = k;
+            lead = lead.saturating_sub(1);
         }
     }
 }
@@ -180,7 +199,18 @@ fn compare(sort: SortKey, collate_bytes: bool, a: (&Keys, &Entry), b: (&Keys, &E
     match (&a.0.primary, &b.0.primary) {
         (Primary::Size(x), Primary::Size(y)) => y.cmp(x).then_with(by_name),
         (Primary::Time(x), Primary::Time(y)) => y.cmp(x).then_with(by_name),
-        (Primary::Extension(x), Primary::Extension(y)) => x.cmp(y).then_with(by_name),
+        (Primary::Extension(x, i), Primary::Extension(y, j)) => {
+            // Keys decide where they differ; strcoll where they do not.
+            let whole = || {
+                let (ea, eb) = (suffix(&a.1.name, *i), suffix(&b.1.name, *j));
+                if collate_bytes {
+                    ea.cmp(eb)
+                } else {
+                    locale::strcoll_cstr(ea, eb)
+                }
+            };
+            x.cmp(y).then_with(whole).then_with(by_name)
+        }
         (Primary::Width(x), Primary::Width(y)) => x.cmp(y).then_with(by_name),
         _ if sort == SortKey::Version => {
             let (x, y) = (a.1.name_bytes(), b.1.name_bytes());
@@ -197,7 +227,7 @@ mod permutation_tests {
         let orders: [&[usize]; 4] = [&[0, 1, 2, 3], &[3, 2, 1, 0], &[1, 2, 3, 0], &[2, 0, 3, 1]];
         for order in orders {
             let mut items: Vec<usize> = (10..14).collect();
-            super::apply_permutation(&mut items, order.to_vec());
+            super::apply_permutation(&mut items, order.to_vec(), |_| ());
             let want: Vec<usize> = order.iter().map(|&i| 10 + i).collect();
             assert_eq!(items, want, "{order:?}");
         }

@@ -6,33 +6,35 @@
 //! to the directory's open descriptor (no re-walking of the path).
 #![forbid(unsafe_code)]
 
-use std::ffi::{CStr, CString, OsString};
-use std::os::fd::AsFd;
+use std::ffi::{CString, OsString};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 use std::sync::Arc;
 
 use crate::config::Config;
-use crate::entry::{Entry, LinkTarget};
+use crate::entry::Entry;
 use crate::error::{print_diagnostic, Status};
 use crate::format::quote::Quoter;
 use crate::listing::Printer;
-use crate::options::{Dereference, QuotingStyle};
+use crate::options::QuotingStyle;
 use crate::output::{Output, Sink};
 use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use crate::sys::dir::{read_dir_each, DirBuffer};
+use crate::sys::limits::{is_descriptor_exhaustion, DescriptorBudget};
 use crate::sys::path::{child_path, entry_path};
-use crate::sys::stat::{read_link, stat_at, Base, Need, StatFlags};
-use crate::sys::xattr::{AclProbe, InDir, Target};
+use crate::sys::stat::Base;
+use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
-use chain::DirChain;
-use prefetch::{DirRead, Prefetcher};
+use chain::{DirChain, DirId};
+use prefetch::{DirRead, Outcome, Prefetcher};
 use probe::{Facts, Prober};
 
 mod chain;
 mod concurrent;
 mod filter;
+mod operands;
 mod prefetch;
 mod probe;
 
@@ -45,6 +47,8 @@ struct Pending {
     operand: bool,
     /// Its read-ahead job, once submitted.
     ahead: Option<u64>,
+    /// Its result read ahead went stale once already.
+    stale_once: bool,
 }
 
 impl Pending {
@@ -52,6 +56,13 @@ impl Pending {
     fn name(&self) -> &[u8] {
         &self.path[self.name_at..]
     }
+}
+
+/// What `-R` learned of a directory as it entered it: its device (for
+/// the probe strategy) and its identity (for the path). Unknown without it.
+struct Identity {
+    dev: Option<(u32, u32)>,
+    id: Option<DirId>,
 }
 
 /// A marker on the work stack: leave the directory whose (dev, ino) is on
@@ -135,6 +146,14 @@ impl<'a> Walker<'a> {
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = parallel::read_ahead_workers(self.config, &dirs);
+        // Descriptors for the path and the read-ahead, from what is free.
+        let descriptors = if self.config.recursive {
+            let budget = DescriptorBudget::get();
+            self.chain = DirChain::new(budget.chain);
+            budget.read_ahead
+        } else {
+            0
+        };
         let mut work: Vec<Work> = dirs
             .into_iter()
             .rev()
@@ -144,6 +163,7 @@ impl<'a> Walker<'a> {
                     name_at: 0,
                     operand: true,
                     ahead: None,
+                    stale_once: false,
                 })
             })
             .collect();
@@ -153,7 +173,7 @@ impl<'a> Walker<'a> {
             xattrs: Arc::clone(&self.xattrs),
         };
         parallel::scope(|scope| {
-            let mut ahead = Prefetcher::start(scope, workers, context);
+            let mut ahead = Prefetcher::start(scope, workers, descriptors, context);
             while let Some(item) = work.pop() {
                 match item {
                     Work::Leave => {
@@ -189,216 +209,31 @@ impl<'a> Walker<'a> {
         sort_entries(entries, self.config, self.collate_bytes, &width_of);
     }
 
-    /// Stats one operand, following symlinks as `-H`/`-L`/the default rule
-    /// for directories says. Reports failures.
-    fn stat_operand(&mut self, name: CString) -> Option<Entry> {
-        let need = self.plan.need_for_operand();
-        let follow_first = self.config.dereference != Dereference::Never;
-        let flags = StatFlags {
-            follow: follow_first,
-            dont_sync: false,
-        };
-        let result = stat_at(Base::Cwd, &name, need, flags);
-        let meta = match result {
-            Ok(meta) => {
-                // The default rule follows a command-line symlink only when
-                // it leads to a directory; otherwise the link itself is listed.
-                if self.config.dereference == Dereference::CommandLineDirs
-                    && meta.file_type() != Some(FileType::Directory)
-                {
-                    self.lstat_operand(&name, need)?
-                } else {
-                    meta
-                }
-            }
-            Err(err) => {
-                let dangling = follow_first && err.raw_os_error() == Some(libc_enoent());
-                if dangling && self.config.dereference == Dereference::CommandLineDirs {
-                    self.lstat_operand(&name, need)?
-                } else {
-                    self.status.file_error(
-                        &mut self.out,
-                        "cannot access",
-                        name.as_bytes(),
-                        &err,
-                        true,
-                    );
-                    return None;
-                }
-            }
-        };
-        let mut entry = Entry::new(name, meta.file_type().unwrap_or(FileType::Unknown));
-        entry.meta = Some(Box::new(meta));
-        entry.operand = true;
-        self.complete_link(Base::Cwd, &mut entry);
-        self.probe_xattrs(&mut entry);
-        Some(entry)
-    }
-
-    fn lstat_operand(&mut self, name: &CStr, need: Need) -> Option<crate::sys::Metadata> {
-        match stat_at(
-            Base::Cwd,
-            name,
-            need,
-            StatFlags {
-                follow: false,
-                dont_sync: false,
-            },
-        ) {
-            Ok(m) => Some(m),
-            Err(err) => {
-                self.status
-                    .file_error(&mut self.out, "cannot access", name.to_bytes(), &err, true);
-                None
-            }
-        }
-    }
-
-    /// An operand's ACL marker and `-Z` context, when asked for.
-    fn probe_xattrs(&mut self, entry: &mut Entry) {
-        let Some(meta) = entry.meta.as_ref().filter(|_| !entry.stat_failed) else {
-            return;
-        };
-        let dev = meta.dev();
-        let is_dir = entry.file_type == FileType::Directory;
-        let target = Target::Path(&entry.name);
-        // Symlinks carry no ACL of their own (and the kernel answers "not
-        // supported" for them, which must not mark the whole device).
-        if self.plan.access_marker && entry.file_type != FileType::Symlink {
-            entry.access = self.xattrs.marker(target, dev, is_dir);
-        }
-        if self.plan.context {
-            entry.context = self.xattrs.context(target, dev);
-        }
-    }
-
-    /// Reads and/or stats an operand symlink's target when the plan needs it.
-    fn complete_link(&mut self, base: Base<'_>, entry: &mut Entry) {
-        if entry.file_type != FileType::Symlink {
-            return;
-        }
-        let mut link = LinkTarget::default();
-        if self.plan.read_link {
-            link.path = read_link(base, &entry.name).ok();
-        }
-        if !self.plan.link_target.is_empty() {
-            let flags = StatFlags {
-                follow: true,
-                dont_sync: false,
-            };
-            match stat_at(base, &entry.name, self.plan.link_target, flags) {
-                Ok(m) => link.meta = Some(m),
-                Err(_) => link.broken = true,
-            }
-        }
-        entry.link = Some(Box::new(link));
-    }
-
-    /// Lists one directory and queues its subdirectories with `-R`.
+    /// Lists one directory, as the steps below: open it (or take what was
+    /// read ahead), make sure it is not already on the `-R` path, print its
+    /// heading, read its entries (printing them as they come when nothing
+    /// needs them all first), probe them, sort and print them, and with
+    /// `-R` queue its subdirectories.
     fn list_dir(&mut self, pending: Pending, work: &mut Vec<Work>, ahead: &mut Prefetcher<'_>) {
-        let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
-            Some(outcome) => outcome,
-            None => match self.open_listed(&pending) {
-                Some(opened) => opened,
-                None => return,
-            },
-        };
-        let DirRead {
+        let Some(DirRead {
             fd,
             ident,
             listing,
             facts,
-        } = match opened {
-            Ok(read) => read,
-            Err(err) => {
-                self.status.file_error(
-                    &mut self.out,
-                    "cannot open directory",
-                    &pending.path,
-                    &err,
-                    pending.operand,
-                );
-                return;
-            }
+        }) = self.open_dir(&pending, ahead)
+        else {
+            return;
         };
-        let mut dir_dev = None;
-        let mut dir_id = None;
-        if let Some(ident) = ident {
-            match ident {
-                Ok(m) => {
-                    dir_dev = Some(m.dev());
-                    let id = (m.dev(), m.ino().unwrap_or(0));
-                    if self.chain.contains(id) {
-                        // Quoted only when needed, unlike other file messages.
-                        let mut msg = Vec::new();
-                        Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8)
-                            .quote(&pending.path, &mut msg);
-                        msg.extend_from_slice(b": not listing already-listed directory");
-                        print_diagnostic(&mut self.out, &msg);
-                        self.status.raise(crate::error::EXIT_SERIOUS);
-                        return;
-                    }
-                    dir_id = Some(id);
-                }
-                Err(err) => {
-                    self.status.file_error(
-                        &mut self.out,
-                        "cannot determine device and inode of",
-                        &pending.path,
-                        &err,
-                        pending.operand,
-                    );
-                    return;
-                }
-            }
-        }
-        if self.print_headings {
-            // JSON records carry the heading as `path`: no blank lines.
-            if !self.first_listing && !self.config.json {
-                self.out.put_byte(b'\n');
-            }
-            self.printer.print_heading(&mut self.out, &pending.path);
-        }
-        self.first_listing = false;
+        let Some(Identity { dev, id }) = self.identify(&pending, ident) else {
+            return;
+        };
+        self.print_heading(&pending);
         let filter = filter::Filter::new(self.config);
         if self.streams() {
-            self.printer.names.dir.clone_from(&pending.path);
-            let dir = InDir {
-                fd: fd.as_fd(),
-                path: &pending.path,
-            };
-            let mut buffer = std::mem::take(&mut self.dir_buffer);
-            let read_error = read_dir_each(
-                fd.as_fd(),
-                &mut buffer,
-                |name| filter.keep(name),
-                |d| {
-                    let mut entry = Entry::new(d.name, d.file_type);
-                    let prober = self.prober(dir, Lookup::ByName);
-                    let facts = prober.probe(&entry.name, entry.file_type);
-                    self.apply(&pending.path, &mut entry, facts);
-                    self.printer
-                        .print(&mut self.out, std::slice::from_ref(&entry));
-                },
-            );
-            self.dir_buffer = buffer;
-            self.report_read_error(&pending, read_error);
+            self.stream_dir(&pending, fd.as_fd(), &filter);
             return;
         }
-        let mut entries = std::mem::take(&mut self.spare);
-        let read_error = match listing {
-            Some((names, read_error)) => {
-                names.unpack_into(&mut entries);
-                read_error
-            }
-            None => read_dir_each(
-                fd.as_fd(),
-                &mut self.dir_buffer,
-                |name| filter.keep(name),
-                |d| entries.push(Entry::new(d.name, d.file_type)),
-            ),
-        };
-        self.report_read_error(&pending, read_error);
+        let mut entries = self.read_entries(&pending, fd.as_fd(), listing, &filter);
         let dir = InDir {
             fd: fd.as_fd(),
             path: &pending.path,
@@ -409,43 +244,218 @@ impl<'a> Walker<'a> {
                     self.apply(dir.path, entry, facts);
                 }
             }
-            None => self.complete_entries(dir, dir_dev, &mut entries),
+            None => self.complete_entries(dir, dev, &mut entries),
         }
-        self.sort(&mut entries);
-        if self.plan.print_total {
-            self.printer.print_total(&mut self.out, &entries);
-        }
-        self.printer.names.dir.clone_from(&pending.path);
-        self.printer.print(&mut self.out, &entries);
-        if let Some(id) = dir_id {
-            work.push(Work::Leave);
-            self.chain.push(id, fd);
-            let base = &pending.path;
-            for e in entries.iter().rev() {
-                let name = e.name_bytes();
-                if name == b"." || name == b".." {
-                    continue;
-                }
-                let is_dir = e.file_type == FileType::Directory;
-                if is_dir {
-                    let path = child_path(base, name);
-                    work.push(Work::List(Pending {
-                        name_at: path.len() - name.len(),
-                        path,
-                        operand: false,
-                        ahead: None,
-                    }));
-                }
-            }
+        // Closed before formatting, as GNU does (user lookups open files):
+        // kept only to open subdirectories from, if the path's budget holds.
+        let fd = (id.is_some() && self.chain.holds()).then_some(fd);
+        self.print_entries(&pending, &mut entries);
+        ahead.listed(entries.len());
+        if let Some(id) = id {
+            self.queue_subdirectories(work, id, fd, &pending.path, &entries);
         }
         entries.clear();
         self.spare = entries;
     }
 
+    /// Opens a directory the walk reaches unread. Meeting the descriptor
+    /// limit here is the doing of what is held for speed (GNU holds one
+    /// directory at a time): the read-ahead and then the path give their
+    /// descriptors back, and the open is tried again, relative to the
+    /// parent, then by the path.
+    fn open_reached(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<Outcome> {
+        let exhausted = |o: &Outcome| matches!(o, Err(e) if is_descriptor_exhaustion(e));
+        let mut outcome = self.open_listed(pending)?;
+        if exhausted(&outcome) {
+            ahead.release();
+            self.chain.release(true);
+            outcome = self.open_listed(pending)?;
+        }
+        if exhausted(&outcome) {
+            self.chain.release(false);
+            outcome = self.open_listed(pending)?;
+        }
+        Some(outcome)
+    }
+
+    /// The directory read ahead, or opened now; `None` once its failure is
+    /// reported.
+    fn open_dir(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<DirRead> {
+        let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
+            Some(outcome) => outcome,
+            None => self.open_reached(pending, ahead)?,
+        };
+        match opened {
+            Ok(read) => Some(read),
+            Err(err) => {
+                self.status.file_error(
+                    &mut self.out,
+                    "cannot open directory",
+                    &pending.path,
+                    &err,
+                    pending.operand,
+                );
+                None
+            }
+        }
+    }
+
+    /// With `-R`, the directory's device and `(dev, ino)` identity, checked
+    /// against the directories already on the path; `None` (reported) for
+    /// a loop or a failed stat. Without `-R` there is nothing to check.
+    fn identify(
+        &mut self,
+        pending: &Pending,
+        ident: Option<std::io::Result<crate::sys::Metadata>>,
+    ) -> Option<Identity> {
+        let Some(ident) = ident else {
+            return Some(Identity {
+                dev: None,
+                id: None,
+            });
+        };
+        match ident {
+            Ok(m) => {
+                let id = (m.dev(), m.ino().unwrap_or(0));
+                if self.chain.contains(id) {
+                    // Quoted only when needed, unlike other file messages.
+                    let mut msg = Vec::new();
+                    Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8)
+                        .quote(&pending.path, &mut msg);
+                    msg.extend_from_slice(b": not listing already-listed directory");
+                    print_diagnostic(&mut self.out, &msg);
+                    self.status.raise(crate::error::EXIT_SERIOUS);
+                    return None;
+                }
+                Some(Identity {
+                    dev: Some(m.dev()),
+                    id: Some(id),
+                })
+            }
+            Err(err) => {
+                self.status.file_error(
+                    &mut self.out,
+                    "cannot determine device and inode of",
+                    &pending.path,
+                    &err,
+                    pending.operand,
+                );
+                None
+            }
+        }
+    }
+
+    /// `DIR:` (after a blank line unless it is the first thing printed),
+    /// when headings are printed.
+    fn print_heading(&mut self, pending: &Pending) {
+        if self.print_headings {
+            // JSON records carry the heading as `path`: no blank lines.
+            if !self.first_listing && !self.config.json {
+                self.out.put_byte(b'\n');
+            }
+            self.printer.print_heading(&mut self.out, &pending.path);
+        }
+        self.first_listing = false;
+    }
+
+    /// Prints each entry as it is read, probed one at a time: GNU's way
+    /// when nothing needs the whole directory first.
+    fn stream_dir(&mut self, pending: &Pending, fd: BorrowedFd<'_>, filter: &filter::Filter) {
+        self.printer.names.dir.clone_from(&pending.path);
+        let dir = InDir {
+            fd,
+            path: &pending.path,
+        };
+        let mut buffer = std::mem::take(&mut self.dir_buffer);
+        let read_error = read_dir_each(
+            fd,
+            &mut buffer,
+            |name| filter.keep(name),
+            |d| {
+                let mut entry = Entry::new(d.name, d.file_type);
+                let prober = self.prober(dir, Lookup::ByName);
+                let facts = prober.probe(&entry.name, entry.file_type);
+                self.apply(&pending.path, &mut entry, facts);
+                self.printer
+                    .print(&mut self.out, std::slice::from_ref(&entry));
+            },
+        );
+        self.dir_buffer = buffer;
+        self.report_read_error(pending, read_error);
+    }
+
+    /// The entries the filter keeps, as read ahead or read now (in the
+    /// vector of the last directory listed); a read error is reported
+    /// after what could be read.
+    fn read_entries(
+        &mut self,
+        pending: &Pending,
+        fd: BorrowedFd<'_>,
+        listing: Option<(prefetch::PackedNames, Option<std::io::Error>)>,
+        filter: &filter::Filter,
+    ) -> Vec<Entry> {
+        let mut entries = std::mem::take(&mut self.spare);
+        let read_error = match listing {
+            Some((names, read_error)) => {
+                names.unpack_into(&mut entries);
+                read_error
+            }
+            None => read_dir_each(
+                fd,
+                &mut self.dir_buffer,
+                |name| filter.keep(name),
+                |d| entries.push(Entry::new(d.name, d.file_type)),
+            ),
+        };
+        self.report_read_error(pending, read_error);
+        entries
+    }
+
+    /// Sorts the entries and prints them, after the `total` line.
+    fn print_entries(&mut self, pending: &Pending, entries: &mut [Entry]) {
+        self.sort(entries);
+        if self.plan.print_total {
+            self.printer.print_total(&mut self.out, entries);
+        }
+        self.printer.names.dir.clone_from(&pending.path);
+        self.printer.print(&mut self.out, entries);
+    }
+
+    /// With `-R`: the directory joins the path, and its subdirectories go
+    /// on the work stack, first listed on top, followed by leaving it.
+    fn queue_subdirectories(
+        &mut self,
+        work: &mut Vec<Work>,
+        id: DirId,
+        fd: Option<OwnedFd>,
+        base: &[u8],
+        entries: &[Entry],
+    ) {
+        work.push(Work::Leave);
+        self.chain.push(id, fd);
+        for e in entries.iter().rev() {
+            let name = e.name_bytes();
+            if name == b"." || name == b".." {
+                continue;
+            }
+            let is_dir = e.file_type == FileType::Directory;
+            if is_dir {
+                let path = child_path(base, name);
+                work.push(Work::List(Pending {
+                    name_at: path.len() - name.len(),
+                    path,
+                    operand: false,
+                    ahead: None,
+                    stale_once: false,
+                }));
+            }
+        }
+    }
+
     /// Opens a directory that was not read ahead: relative to its parent's
     /// descriptor when it has one, else by its path; with `-R` also the
     /// loop-detection stat. `None` for a path that cannot be a C string.
-    fn open_listed(&self, pending: &Pending) -> Option<prefetch::Outcome> {
+    fn open_listed(&self, pending: &Pending) -> Option<Outcome> {
         let recursive = self.config.recursive;
         Some(match self.chain.parent().filter(|_| !pending.operand) {
             Some(parent) => {
@@ -463,6 +473,7 @@ impl<'a> Walker<'a> {
     /// far as the window allows: those at the top of the work stack that
     /// belong to the directory on top of the `-R` path.
     fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
+        ahead.expire();
         if ahead.window() == 0 {
             return;
         }
@@ -477,8 +488,19 @@ impl<'a> Walker<'a> {
             if p.operand || wanted.len() == ahead.window() {
                 break;
             }
-            if p.ahead.is_none_or(|id| !ahead.is_submitted(id)) {
-                wanted.push(p);
+            match p.ahead {
+                Some(id) if ahead.is_submitted(id) => {}
+                // Read ahead twice and gone stale waiting both times: the
+                // walk reads it when its turn comes (a directory is read
+                // three times at most).
+                Some(id) if ahead.went_stale(id) && p.stale_once => {}
+                Some(id) => {
+                    p.stale_once |= ahead.went_stale(id);
+                    ahead.forget(id);
+                    p.ahead = None;
+                    wanted.push(p);
+                }
+                None => wanted.push(p),
             }
         }
         if wanted.is_empty() {
@@ -573,18 +595,5 @@ impl<'a> Walker<'a> {
             && c.sort == crate::options::SortKey::None
             && !c.size_blocks
             && !c.recursive
-    }
-}
-
-/// ENOENT without reaching for libc outside `sys`.
-fn libc_enoent() -> i32 {
-    rustix::io::Errno::NOENT.raw_os_error()
-}
-
-impl Entry {
-    /// An operand that is listed as a directory (after following links as
-    /// the dereference rule allowed).
-    fn is_dir_like_operand(&self) -> bool {
-        self.file_type == FileType::Directory
     }
 }

@@ -1,8 +1,9 @@
 //! The module layering, as a specification: data flows one way, cli ->
 //! config -> plan -> walk -> sort -> listing -> output, over the value
-//! formatters of `format` and the shared option types in the leaf
-//! `options`; no two modules under one parent import each other, even
-//! through others.
+//! formatters of `format`, `parallel`, and the shared option types in the
+//! leaf `options`; no two modules under one parent import each other, even
+//! through others; threads start in `parallel` and the environment is read
+//! in `config`, nowhere else.
 //! Checked on the `use crate::…` paths of the sources, so that a new
 //! import that closes a loop fails here rather than in review.
 #![forbid(unsafe_code)]
@@ -97,6 +98,23 @@ fn threads_are_started_in_parallel_alone() {
             "{} uses std::thread: threads are decided and started in parallel.rs",
             m.file.display()
         );
+    }
+}
+
+#[test]
+fn the_environment_is_read_in_config_alone() {
+    for m in modules() {
+        // The dates work replaces format/time's own TZ/TZDIR reads.
+        if m.path.first().is_some_and(|p| p == "config") || m.path == ["format", "time", "zone"] {
+            continue;
+        }
+        for read in ["env::var", "env::vars"] {
+            assert!(
+                !m.code.contains(read),
+                "{} reads the environment ({read}): config reads it once and passes values",
+                m.file.display()
+            );
+        }
     }
 }
 
@@ -473,6 +491,19 @@ fn import_cycles(modules: &[Module]) -> Vec<String> {
         }
     }
     cycles
+}
+
+#[test]
+fn the_checker_reads_every_source_but_the_binary_and_the_tests() {
+    let read: HashSet<PathBuf> = modules().into_iter().map(|m| m.file).collect();
+    for file in sources("") {
+        let name = file.file_name().unwrap();
+        assert!(
+            read.contains(&file) || name == "main.rs" || name == "tests.rs",
+            "{} is not reached from lib.rs by `mod` declarations",
+            file.display()
+        );
+    }
 }
 
 #[test]

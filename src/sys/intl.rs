@@ -58,6 +58,23 @@ pub fn tr_time(msgid: &str) -> Vec<u8> {
     translate(DOMAIN, msgid, libc::LC_TIME)
 }
 
+/// The translation of `msgid` in the `coreutils` domain (LC_MESSAGES),
+/// without allocating in Rust (for the out-of-memory message): the text
+/// the C library keeps, or `msgid` itself.
+pub fn tr_static(msgid: &'static CStr) -> &'static CStr {
+    // SAFETY: both strings are NUL-terminated; gettext returns either the
+    // key (static here) or a string in a catalog the C library keeps mapped
+    // for the life of the process.
+    unsafe {
+        let p = dcgettext(DOMAIN.as_ptr(), msgid.as_ptr(), libc::LC_MESSAGES);
+        if p.is_null() {
+            msgid
+        } else {
+            CStr::from_ptr(p)
+        }
+    }
+}
+
 fn translate(domain: &CStr, msgid: &str, category: libc::c_int) -> Vec<u8> {
     let Ok(key) = CString::new(msgid) else {
         return msgid.as_bytes().to_vec();

@@ -116,6 +116,29 @@ pub fn collation_key(name: &[u8]) -> Vec<u8> {
     }
 }
 
+/// Writes strxfrm's transform of `name` into `key`, replacing what it held
+/// and reusing its capacity (one buffer serves a whole directory). Keys
+/// compare with byte order as the names compare with strcoll, except where
+/// glibc's two disagree (see `sort::names` for which part of a key is
+/// trusted).
+pub fn transform_into(name: &CStr, key: &mut Vec<u8>) {
+    key.clear();
+    key.reserve(4 * name.to_bytes().len() + 64);
+    loop {
+        let room = key.capacity();
+        // SAFETY: `key` has `room` writable bytes; strxfrm writes at most
+        // `room` of them (the transform and its NUL) and returns the
+        // transform's length; `name` is NUL-terminated.
+        let n = unsafe { libc::strxfrm(key.as_mut_ptr().cast(), name.as_ptr(), room) };
+        if n < room {
+            // SAFETY: strxfrm wrote the `n` bytes of the transform.
+            unsafe { key.set_len(n) };
+            return;
+        }
+        key.reserve(n + 1);
+    }
+}
+
 /// LC_NUMERIC's thousands separator and group size, for the `'` flag of
 /// block sizes (empty in the C locale).
 pub fn thousands_grouping() -> &'static (Vec<u8>, usize) {

@@ -7,6 +7,7 @@
 //! `Option` fields for what the kernel did not return, and `io::Error`s
 //! carrying the errno GNU would report.
 
+pub mod alloc;
 pub mod dir;
 pub mod intl;
 pub mod limits;

@@ -4,11 +4,13 @@
 //! path from the working directory. That re-walks nothing, and depth is no
 //! longer bounded by PATH_MAX.
 //!
-//! Only the deepest [`HELD`] descriptors stay open, so a chain of any depth
-//! lists under `ulimit -n 64`. A level whose descriptor was given up is
-//! reopened through `..` from its child when the walk climbs back to it
-//! with more of its subdirectories still to list, and accepted only if it
-//! is the same directory (dev, ino) as before.
+//! Only the deepest `held` descriptors stay open (the descriptor budget's
+//! share: 16 when descriptors are plenty, 1 with four free, none with
+//! fewer, when every directory is opened by its path as GNU does). A level
+//! whose descriptor was given up is reopened through `..` from its child
+//! when the walk climbs back to it with more of its subdirectories still
+//! to list, and accepted only if it is the same directory (dev, ino) as
+//! before.
 #![forbid(unsafe_code)]
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -19,10 +21,6 @@ use crate::sys::stat::{stat_fd, Base, Need};
 
 /// A directory's identity: (device, inode).
 pub type DirId = ((u32, u32), u64);
-
-/// Descriptors kept open along the path; the rest of the fd table stays
-/// free for the listing itself (and the probe threads' handles).
-const HELD: usize = 16;
 
 struct Level {
     id: DirId,
@@ -35,25 +33,51 @@ pub struct DirChain {
     levels: Vec<Level>,
     /// Index of the shallowest level that still holds its descriptor.
     first_held: usize,
+    /// Descriptors kept open along the path, at most.
+    held: usize,
 }
 
 impl DirChain {
+    /// A path that keeps at most `held` descriptors open.
+    pub fn new(held: usize) -> DirChain {
+        DirChain {
+            held,
+            ..DirChain::default()
+        }
+    }
+
+    /// Whether a directory pushed now keeps its descriptor.
+    pub fn holds(&self) -> bool {
+        self.held > 0
+    }
+
     /// The directory is already on the path: listing it again would loop.
     pub fn contains(&self, id: DirId) -> bool {
         self.levels.iter().any(|l| l.id == id)
     }
 
     /// Descends into a directory whose listing is done and whose
-    /// subdirectories come next.
-    pub fn push(&mut self, id: DirId, fd: OwnedFd) {
-        self.levels.push(Level {
-            id,
-            fd: Some(Arc::new(fd)),
-        });
-        while self.levels.len() - self.first_held > HELD {
+    /// subdirectories come next (`fd`: its descriptor, if kept).
+    pub fn push(&mut self, id: DirId, fd: Option<OwnedFd>) {
+        let fd = fd.filter(|_| self.holds()).map(Arc::new);
+        self.levels.push(Level { id, fd });
+        self.trim(self.held);
+    }
+
+    /// Gives up descriptors from the top down until at most `keep` levels
+    /// hold one.
+    fn trim(&mut self, keep: usize) {
+        while self.levels.len() - self.first_held > keep {
             self.levels[self.first_held].fd = None;
             self.first_held += 1;
         }
+    }
+
+    /// Closes every descriptor of the path but the deepest (`keep_parent`)
+    /// or all of them: the walk met the descriptor limit. Directories are
+    /// then opened by their paths, as GNU does.
+    pub fn release(&mut self, keep_parent: bool) {
+        self.trim(usize::from(keep_parent));
     }
 
     /// The deepest directory's descriptor: the parent of what is listed

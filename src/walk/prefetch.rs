@@ -6,18 +6,31 @@
 //! it had been read there and then, so output, messages and their order do
 //! not change.
 //!
-//! Bounded: at most [`Prefetcher::window`] directories are read ahead at a
-//! time, each holding one descriptor; only subdirectories of the directory
-//! on top of the `-R` path are read ahead (opened relative to its
-//! descriptor, shared by `Arc`), so no pending work item holds a descriptor.
-//! A job the walk reaches before any worker took it is done by the walk
-//! itself.
+//! Bounded in descriptors: at most [`Prefetcher::window`] directories are
+//! read ahead at a time, each holding one descriptor, within the share of
+//! the free descriptors the budget gives the read-ahead; only
+//! subdirectories of the directory on top of the `-R` path are read ahead
+//! (opened relative to its descriptor, shared by `Arc`), so no pending
+//! work item holds a descriptor. A job the walk reaches before any worker
+//! took it is done by the walk itself, and so is one whose open met the
+//! descriptor limit (EMFILE, ENFILE: never reported from here), which also
+//! halves the window.
+//!
+//! Bounded in staleness: a directory read ahead is listed no later than
+//! [`MAX_AGE`] after its reading (and probing) ended, and with no more than
+//! [`MAX_LISTED_BETWEEN`] entries listed by the walk in between; a result
+//! older than that is dropped, and the directory read again (ahead once
+//! more when the walk nears it, then by the walk when its turn comes: no
+//! directory is read more than three times), so a listing is never staler
+//! than GNU's by more than that.
 #![forbid(unsafe_code)]
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::{CStr, CString};
 use std::os::fd::{AsFd, OwnedFd};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use super::filter::Filter;
 use super::probe::{Facts, Prober};
@@ -26,6 +39,7 @@ use crate::entry::Entry;
 use crate::parallel::{self, Scope};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
+use crate::sys::limits::is_descriptor_exhaustion;
 use crate::sys::stat::{stat_fd, Base, Need};
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::{FileType, Metadata};
@@ -79,6 +93,30 @@ const PROBE_AHEAD_MAX: usize = 256;
 /// A directory read ahead: `Err` if it could not be opened.
 pub type Outcome = std::io::Result<DirRead>;
 
+/// How long after its reading ended a directory read ahead may still be
+/// listed from what was read.
+pub const MAX_AGE: Duration = Duration::from_millis(200);
+
+/// How many entries the walk may list (in other directories) between the
+/// end of a directory's reading ahead and its own listing.
+pub const MAX_LISTED_BETWEEN: u64 = 10_000;
+
+/// A finished job's outcome, with when it finished.
+struct Done {
+    outcome: Outcome,
+    at: Instant,
+    /// The walk's count of entries listed when it finished.
+    listed: u64,
+}
+
+impl Done {
+    /// Too old to be listed as if read now.
+    fn stale(&self, now: Instant, listed: u64) -> bool {
+        now.saturating_duration_since(self.at) > MAX_AGE
+            || listed.saturating_sub(self.listed) > MAX_LISTED_BETWEEN
+    }
+}
+
 /// What the workers share with the walk (read-only).
 #[derive(Clone)]
 pub struct Context<'a> {
@@ -101,7 +139,7 @@ struct State {
     /// Not started; the top is the next to do.
     queue: Vec<Job>,
     running: HashSet<u64>,
-    done: HashMap<u64, Outcome>,
+    done: HashMap<u64, Done>,
     /// Entries held in `done`: workers pause at [`HELD_ENTRIES_MAX`].
     held: usize,
     closed: bool,
@@ -123,15 +161,30 @@ fn entries_in(outcome: &Outcome) -> usize {
 }
 
 impl State {
-    fn finish(&mut self, id: u64, outcome: Outcome) {
+    /// Records a finished job, unless its open met the descriptor limit:
+    /// then the walk does it itself, and the window shrinks to half the
+    /// descriptors the read-ahead holds.
+    fn finish(&mut self, id: u64, outcome: Outcome, shared: &Shared) {
+        if let Err(e) = &outcome {
+            if is_descriptor_exhaustion(e) {
+                let holding = self.running.len() + self.done.len();
+                shared.cap.fetch_min(holding / 2, Ordering::Relaxed);
+                return;
+            }
+        }
         self.held += entries_in(&outcome);
-        self.done.insert(id, outcome);
+        let done = Done {
+            outcome,
+            at: Instant::now(),
+            listed: shared.listed.load(Ordering::Relaxed),
+        };
+        self.done.insert(id, done);
     }
 
-    fn collect(&mut self, id: u64) -> Option<Outcome> {
-        let outcome = self.done.remove(&id)?;
-        self.held -= entries_in(&outcome);
-        Some(outcome)
+    fn collect(&mut self, id: u64) -> Option<Done> {
+        let done = self.done.remove(&id)?;
+        self.held -= entries_in(&done.outcome);
+        Some(done)
     }
 
     /// A job a worker may start now.
@@ -150,6 +203,12 @@ struct Shared {
     work: Condvar,
     /// Signalled when a job is done.
     finished: Condvar,
+    /// Directories that may be read ahead at once: lowered when an open
+    /// meets the descriptor limit.
+    cap: AtomicUsize,
+    /// Entries the walk has listed so far (the measure of work between a
+    /// directory's reading ahead and its listing).
+    listed: AtomicU64,
 }
 
 pub struct Prefetcher<'a> {
@@ -158,45 +217,125 @@ pub struct Prefetcher<'a> {
     /// needs.
     context: Context<'a>,
     buffer: DirBuffer,
-    workers: usize,
+    /// Directories that may be read ahead at once, at most.
+    window: usize,
     next_id: u64,
     /// Jobs submitted and not yet taken back.
     outstanding: usize,
-    /// Jobs withdrawn before any worker started them.
+    /// Jobs withdrawn before any worker started them, or whose results
+    /// went stale.
     withdrawn: HashSet<u64>,
+    /// Jobs whose results went stale (the walk reads ahead such a
+    /// directory once more at most).
+    stale: HashSet<u64>,
 }
 
 impl<'env> Prefetcher<'env> {
-    /// Starts `workers` threads in `scope` (none: reading ahead is off).
+    /// Starts up to `workers` threads in `scope` (none: reading ahead is
+    /// off), as many as `descriptors` allow: each reads ahead with a
+    /// probe handle of its own, and the rest of the share is the window.
     pub fn start<'scope>(
         scope: &'scope Scope<'scope, 'env>,
         workers: usize,
+        descriptors: usize,
         context: Context<'env>,
     ) -> Prefetcher<'env> {
         let shared = Arc::new(Shared::default());
+        let workers = workers.min(descriptors / 2);
         let started = parallel::spawn_workers(scope, workers, || {
             let shared = Arc::clone(&shared);
             let context = context.clone();
             move || work(&shared, &context)
         });
+        let window = if started == 0 {
+            0
+        } else {
+            (4 * started + 4).min(descriptors - started)
+        };
+        shared.cap.store(window, Ordering::Relaxed);
         Prefetcher {
             shared,
             context,
             buffer: DirBuffer::default(),
-            workers: started,
+            window,
             next_id: 0,
             outstanding: 0,
             withdrawn: HashSet::new(),
+            stale: HashSet::new(),
         }
     }
 
     /// How many directories may be read ahead at once.
     pub fn window(&self) -> usize {
-        if self.workers == 0 {
-            0
-        } else {
-            4 * self.workers + 4
+        self.window.min(self.shared.cap.load(Ordering::Relaxed))
+    }
+
+    /// The walk has listed `entries` more entries.
+    pub fn listed(&self, entries: usize) {
+        self.shared
+            .listed
+            .fetch_add(entries as u64, Ordering::Relaxed);
+    }
+
+    /// Forgets a withdrawn job that is submitted again under a new id.
+    pub fn forget(&mut self, id: u64) {
+        self.withdrawn.remove(&id);
+        self.stale.remove(&id);
+    }
+
+    /// Drops the results that grew stale waiting (their descriptors and
+    /// names with them): those directories are read again when the walk
+    /// nears them.
+    pub fn expire(&mut self) {
+        if self.outstanding == 0 {
+            return;
         }
+        let now = Instant::now();
+        let listed = self.shared.listed.load(Ordering::Relaxed);
+        let mut state = lock(&self.shared.state);
+        let stale: Vec<u64> = (state.done.iter())
+            .filter(|(_, d)| d.stale(now, listed))
+            .map(|(&id, _)| id)
+            .collect();
+        for id in stale {
+            state.collect(id);
+            self.withdrawn.insert(id);
+            self.stale.insert(id);
+            self.outstanding -= 1;
+        }
+        drop(state);
+        self.shared.work.notify_all();
+    }
+
+    /// Gives every descriptor of the read-ahead back and reads nothing
+    /// ahead any more: the walk itself met the descriptor limit. Waits for
+    /// the jobs in hand.
+    pub fn release(&mut self) {
+        self.shared.cap.store(0, Ordering::Relaxed);
+        let mut state = lock(&self.shared.state);
+        let queued: Vec<u64> = state.queue.drain(..).map(|j| j.id).collect();
+        self.withdrawn.extend(queued);
+        loop {
+            let done: Vec<u64> = state.done.keys().copied().collect();
+            for id in done {
+                state.collect(id);
+                self.withdrawn.insert(id);
+            }
+            if state.running.is_empty() {
+                break;
+            }
+            state = self
+                .shared
+                .finished
+                .wait(state)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+        self.outstanding = 0;
+    }
+
+    /// Whether job `id`'s result was dropped as stale.
+    pub fn went_stale(&self, id: u64) -> bool {
+        self.stale.contains(&id)
     }
 
     /// Whether job `id` is still submitted (not withdrawn).
@@ -243,16 +382,18 @@ impl<'env> Prefetcher<'env> {
     /// caller does queued jobs itself rather than sleep.
     pub fn take(&mut self, id: u64) -> Option<Outcome> {
         if self.withdrawn.remove(&id) {
+            self.stale.remove(&id);
             return None;
         }
         self.outstanding = self.outstanding.saturating_sub(1);
         let mut state = lock(&self.shared.state);
         loop {
-            if let Some(outcome) = state.collect(id) {
+            if let Some(done) = state.collect(id) {
                 drop(state);
                 // Room under the entry budget again.
                 self.shared.work.notify_all();
-                return Some(outcome);
+                let listed = self.shared.listed.load(Ordering::Relaxed);
+                return (!done.stale(Instant::now(), listed)).then_some(done.outcome);
             }
             if let Some(i) = state.queue.iter().position(|j| j.id == id) {
                 state.queue.remove(i);
@@ -267,7 +408,7 @@ impl<'env> Prefetcher<'env> {
                 drop(state);
                 let outcome = read_ahead(&self.context, &job, &mut self.buffer);
                 state = lock(&self.shared.state);
-                state.finish(job.id, outcome);
+                state.finish(job.id, outcome, &self.shared);
                 continue;
             }
             state = self
@@ -312,7 +453,7 @@ fn work(shared: &Shared, context: &Context<'_>) {
         let mut state = lock(&shared.state);
         state.running.remove(&job.id);
         if !state.closed {
-            state.finish(job.id, outcome);
+            state.finish(job.id, outcome, shared);
         }
         drop(state);
         shared.finished.notify_all();
@@ -370,4 +511,33 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
         listing: Some((names, read_error)),
         facts,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn done_at(at: Instant, listed: u64) -> Done {
+        Done {
+            outcome: Err(std::io::Error::from_raw_os_error(2)),
+            at,
+            listed,
+        }
+    }
+
+    #[test]
+    fn a_result_read_ahead_goes_stale_after_200_ms() {
+        let t = Instant::now();
+        let done = done_at(t, 0);
+        assert!(!done.stale(t + MAX_AGE, 0));
+        assert!(done.stale(t + MAX_AGE + Duration::from_millis(1), 0));
+    }
+
+    #[test]
+    fn a_result_read_ahead_goes_stale_after_10_000_entries_listed() {
+        let t = Instant::now();
+        let done = done_at(t, 500);
+        assert!(!done.stale(t, 500 + MAX_LISTED_BETWEEN));
+        assert!(done.stale(t, 501 + MAX_LISTED_BETWEEN));
+    }
 }

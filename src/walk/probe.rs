@@ -13,6 +13,7 @@ use std::os::fd::{AsFd, BorrowedFd};
 use crate::entry::{Entry, LinkTarget};
 use crate::parallel::Lookup;
 use crate::plan::Plan;
+use crate::sys::limits::is_descriptor_exhaustion;
 use crate::sys::stat::{open_handle, read_link, read_link_handle, stat_at, stat_fd};
 use crate::sys::stat::{Base, Need, StatFlags};
 use crate::sys::xattr::{AccessMarker, AclProbe, InDir, Target};
@@ -97,7 +98,7 @@ impl Prober<'_> {
             match open_handle(self.base(), name, self.plan.follow_links) {
                 Ok(handle) => return self.probe_handle(name, file_type, handle.as_fd(), need),
                 // Out of descriptors: the by-name calls need none.
-                Err(e) if is_fd_exhaustion(&e) => {}
+                Err(e) if is_descriptor_exhaustion(&e) => {}
                 Err(e) => {
                     return Facts {
                         stat: Some(Err(e)),
@@ -212,10 +213,4 @@ impl Prober<'_> {
             facts.context = self.xattrs.context(target, dev);
         }
     }
-}
-
-fn is_fd_exhaustion(e: &std::io::Error) -> bool {
-    let emfile = rustix::io::Errno::MFILE.raw_os_error();
-    let enfile = rustix::io::Errno::NFILE.raw_os_error();
-    matches!(e.raw_os_error(), Some(n) if n == emfile || n == enfile)
 }
