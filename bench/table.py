@@ -12,6 +12,9 @@ A B A B ..., stdout to /dev/null, and reports per cell:
 - the median of the per-pair time ratios statls/GNU (pairs keep the ratio
   meaningful when a shared machine's speed drifts), with the 10th-90th
   percentile range of those ratios as the spread;
+- the median of the per-pair CPU-time ratios (user + system): on a busy
+  machine, where a second thread may find no free CPU, this shows the work
+  done, the wall ratio what a user waits;
 - the median wall ms of each program;
 - the median peak RSS (KiB) of each, from separate runs under GNU time
   (`/usr/bin/time -f %M`: a small parent, so its own memory does not set a
@@ -51,11 +54,14 @@ GOALS = {
 
 
 def run_once(argv, env):
-    """Wall seconds of one run, output thrown away."""
+    """Wall and CPU (user + system) seconds of one run, output thrown away."""
     with open(os.devnull, "wb") as null:
         start = time.monotonic()
-        subprocess.run(argv, stdout=null, stderr=null, env=env)
-        return time.monotonic() - start
+        proc = subprocess.Popen(argv, stdout=null, stderr=null, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def peak_rss(argv, env, runs):
@@ -81,15 +87,17 @@ def measure(gnu, ours, args, path, env, runs, warmup, rss_runs):
     for _ in range(warmup):
         run_once([gnu, *args, path], env)
         run_once([ours, *args, path], env)
-    ratios, g_ms, o_ms = [], [], []
+    ratios, cpu_ratios, g_ms, o_ms = [], [], [], []
     for _ in range(runs):
-        gw = run_once([gnu, *args, path], env)
-        ow = run_once([ours, *args, path], env)
+        gw, gc = run_once([gnu, *args, path], env)
+        ow, oc = run_once([ours, *args, path], env)
         ratios.append(ow / gw)
+        cpu_ratios.append(oc / gc)
         g_ms.append(gw * 1e3)
         o_ms.append(ow * 1e3)
     return {
         "ratio": statistics.median(ratios),
+        "cpu": statistics.median(cpu_ratios),
         "p10": percentile(ratios, 0.1),
         "p90": percentile(ratios, 0.9),
         "gnu_ms": statistics.median(g_ms),
@@ -144,7 +152,7 @@ def main():
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.1f}; {opts.runs} pairs a cell, GNU and statls in turn")
     print(f"# gnu: {opts.gnu}; ours: {ours}")
-    head = (f"{'locale':<12} {'case':<6} {'ratio':>6} {'p10-p90':>11} {'goal':>5} "
+    head = (f"{'locale':<12} {'case':<6} {'ratio':>6} {'p10-p90':>11} {'goal':>5} {'cpu':>5} "
             f"{'GNU ms':>7} {'ours ms':>7} {'GNU KiB':>8} {'ours KiB':>8}")
     print(head)
     try:
@@ -159,7 +167,7 @@ def main():
                 note = "" if same_output(opts.gnu, ours, args, path, env) else "  (outputs differ)"
                 r = measure(opts.gnu, ours, args, path, env, opts.runs, opts.warmup, opts.rss_runs)
                 print(f"{loc:<12} {cell:<6} {r['ratio']:6.2f} {r['p10']:5.2f}-{r['p90']:<5.2f} "
-                      f"{goal if goal else '':>5} {r['gnu_ms']:7.1f} {r['ours_ms']:7.1f} "
+                      f"{goal if goal else '':>5} {r['cpu']:5.2f} {r['gnu_ms']:7.1f} {r['ours_ms']:7.1f} "
                       f"{r['gnu_rss']:8.0f} {r['ours_rss']:8.0f}{note}", flush=True)
     finally:
         if made and not opts.keep:

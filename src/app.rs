@@ -19,8 +19,15 @@ pub fn run(args: Vec<OsString>) -> i32 {
     walker.run(&config.operands);
     walker.finish();
     let mut status = walker.status.code();
+    let flushed_before_close = walker.out.color_used();
     if let Some(err) = walker.out.finish() {
-        print_diagnostic(&mut walker.out, &write_error(&err));
+        let bad_fd = err.raw_os_error() == Some(rustix::io::Errno::BADF.raw_os_error());
+        let msg = if flushed_before_close && !bad_fd {
+            crate::sys::intl::tr("write error")
+        } else {
+            write_error(&err)
+        };
+        print_diagnostic(&mut walker.out, &msg);
         status = EXIT_SERIOUS;
     }
     status

@@ -14,21 +14,20 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::error::{print_diagnostic, Status};
-use crate::format::quote::Quoter;
+use crate::format::quote::quote_when_needed;
 use crate::listing::Printer;
-use crate::options::QuotingStyle;
 use crate::output::{Output, Sink};
 use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use crate::sys::dir::{read_dir_each, DirBuffer};
 use crate::sys::limits::DescriptorBudget;
-use crate::sys::path::{child_path, entry_path};
+use crate::sys::path::child_path;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 use chain::{DirChain, DirId};
 use prefetch::{DirRead, Prefetcher};
-use probe::{EntryError, Facts, Prober};
+use probe::{Facts, Prober};
 
 mod chain;
 mod concurrent;
@@ -37,6 +36,7 @@ mod open;
 mod operands;
 mod prefetch;
 mod probe;
+mod report;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -141,8 +141,14 @@ impl<'a> Walker<'a> {
         self.sort(&mut dirs);
         if !files.is_empty() {
             self.printer.names.dir.clear();
-            self.printer.print_measuring(&mut self.out, &files, &dirs);
-            self.first_listing = false;
+            let quoted = self.any_quoted(operands);
+            self.printer
+                .print_measuring(&mut self.out, &files, &dirs, quoted);
+            // GNU ends the files with a blank line as soon as directories
+            // follow, before it tries to open the first one.
+            if !dirs.is_empty() && !self.config.json {
+                self.out.put_byte(b'\n');
+            }
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = parallel::read_ahead_workers(self.config, &dirs);
@@ -278,10 +284,7 @@ impl<'a> Walker<'a> {
                 if self.chain.contains(id) {
                     // Quoted only when needed, unlike other file messages
                     // (quotef: shell-escape with `:` special).
-                    let name =
-                        Quoter::new(QuotingStyle::ShellEscape, false, self.config.locale.charset)
-                            .for_heading()
-                            .quote_to_vec(&pending.path);
+                    let name = quote_when_needed(&pending.path, self.config.locale.charset);
                     let msg =
                         crate::sys::intl::msg("%s: not listing already-listed directory", &[&name]);
                     print_diagnostic(&mut self.out, &msg);
@@ -445,28 +448,18 @@ impl<'a> Walker<'a> {
             return;
         }
         let errors = concurrent::probe_into(&self.prober(dir, lookup), entries, threads, chunk);
-        for (i, err) in errors {
-            self.report_entry_error(dir.path, &entries[i], &err);
+        for (i, problems) in errors {
+            self.report_problems(dir.path, &entries[i], problems);
         }
     }
 
     /// Records what was learned about `entry` of directory `dir`, reporting
-    /// its error if it could not be stat'ed or its link not read.
+    /// what went wrong.
     fn apply(&mut self, dir: &[u8], entry: &mut Entry, facts: Facts) {
-        if let Some(err) = facts.record_into(entry) {
-            self.report_entry_error(dir, entry, &err);
+        let problems = facts.record_into(entry);
+        if !problems.is_empty() {
+            self.report_problems(dir, entry, problems);
         }
-    }
-
-    fn report_entry_error(&mut self, dir: &[u8], entry: &Entry, err: &EntryError) {
-        let (key, err) = err.parts();
-        self.status.file_error(
-            &mut self.out,
-            key,
-            &entry_path(dir, entry.name_bytes()),
-            err,
-            false,
-        );
     }
 
     /// GNU lists what it could read of a directory, then reports the error.

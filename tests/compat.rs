@@ -1,5 +1,6 @@
-//! The shared differential corpora (../shared/compat/cases-public.txt and
-//! cases-locales.txt) and our own (tests/cases/locale-words.txt) run
+//! The shared differential corpora (../shared/compat/cases-public.txt,
+//! cases-edges.txt: details that hold in every locale, cases-locales.txt)
+//! and our own (tests/cases/locale-*.txt) run
 //! through the shared runner: every case must be identical to GNU ls 9.1 in
 //! stdout, stderr and exit status, in pipe and tty mode. Skipped, with a
 //! SKIPPED line on stderr that the test harness does not capture, when the corpus, root or GNU ls 9.1 is not available. Cases run as
@@ -15,6 +16,12 @@ use std::process::Command;
 fn public_corpus_is_identical_to_gnu() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     run_corpus(&root.join("../shared/compat/cases-public.txt"), &[]);
+}
+
+#[test]
+fn edge_corpus_is_identical_to_gnu() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    run_corpus(&root.join("../shared/compat/cases-edges.txt"), &[]);
 }
 
 /// The locales the locale corpora need (`locale -a` spelling).
@@ -42,6 +49,14 @@ fn locale_corpus_is_identical_to_gnu() {
 fn words_quotes_and_charsets_are_identical_to_gnu_in_every_locale() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     run_corpus(&root.join("tests/cases/locale-words.txt"), LOCALES);
+}
+
+/// Dates (LC_TIME), numbers (LC_NUMERIC), `-I`/`--hide` patterns and time
+/// zones in the 11 locales (tests/cases/locale-dates.txt).
+#[test]
+fn locale_dates_numbers_patterns_and_zones_are_identical_to_gnu() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    run_corpus(&root.join("tests/cases/locale-dates.txt"), LOCALES);
 }
 
 /// Runs one case file through lsdiff.sh against GNU ls; skipped, with a

@@ -23,11 +23,15 @@ const KEYED_FROM: usize = 48;
 /// Building and checking the ASCII weight table costs about as much as
 /// strxfrm on a thousand names.
 const TABLE_FROM: usize = 1_000;
+/// Keys address their arena with 32-bit offsets: past this many names the
+/// plain path sorts.
+const KEYED_MAX: usize = (u32::MAX as usize) / 128;
+
 /// The effort for `n` names; `collating` when the locale's collation is not
 /// byte order, `two_threads` what `parallel` said.
 pub fn for_names(n: usize, collating: bool, two_threads: bool) -> Effort {
     Effort {
-        keyed: !collating || n >= KEYED_FROM,
+        keyed: (!collating || n >= KEYED_FROM) && n <= KEYED_MAX,
         table: collating && n >= TABLE_FROM,
         two_threads,
     }

@@ -65,18 +65,16 @@ pub enum MbChar {
     Incomplete,
 }
 
-/// glibc's mbstate_t (8 bytes); zero is the initial state.
-#[repr(C)]
-struct MbState {
-    count: c_int,
-    value: u32,
-}
-
 extern "C" {
-    fn mbrtowc(pwc: *mut i32, s: *const c_char, n: usize, ps: *mut MbState) -> usize;
+    fn mbrtowc(
+        pwc: *mut libc::wchar_t,
+        s: *const c_char,
+        n: usize,
+        ps: *mut libc::mbstate_t,
+    ) -> usize;
     fn iswprint(wc: u32) -> c_int;
     fn iswcntrl(wc: u32) -> c_int;
-    fn wcwidth(wc: i32) -> c_int;
+    fn wcwidth(wc: libc::wchar_t) -> c_int;
     fn __ctype_get_mb_cur_max() -> usize;
 }
 
@@ -107,8 +105,9 @@ pub fn current() -> Charset {
 /// Decodes the character at the start of `s` (non-empty) in the current
 /// locale with `mbrtowc` from the initial state.
 pub fn decode(s: &[u8]) -> MbChar {
-    let mut state = MbState { count: 0, value: 0 };
-    let mut wc: i32 = 0;
+    // SAFETY: an all-zero mbstate_t is the initial state.
+    let mut state: libc::mbstate_t = unsafe { std::mem::zeroed() };
+    let mut wc: libc::wchar_t = 0;
     // SAFETY: s is valid for s.len() bytes, wc and state are valid for writes.
     let n = unsafe { mbrtowc(&mut wc, s.as_ptr().cast(), s.len(), &mut state) };
     match n {
