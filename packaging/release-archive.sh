@@ -2,7 +2,7 @@
 # Builds the release archive: target/statls-VERSION-ARCH-linux.tar.gz, laid
 # out as the Debian package (the `assets` of [package.metadata.deb] in
 # Cargo.toml, read from there), rooted at /. Install it with
-#   sudo tar -xzf statls-VERSION-ARCH-linux.tar.gz -C /
+#   sudo tar --no-overwrite-dir -xzf statls-VERSION-ARCH-linux.tar.gz -C /
 # and opt in as the README's "Install" section says.
 #
 # usage: packaging/release-archive.sh   (builds target/release/ls if missing)

@@ -19,8 +19,14 @@ pub fn run(args: Vec<OsString>) -> i32 {
     walker.run(&config.operands);
     walker.finish();
     let mut status = walker.status.code();
+    let flushed_before_close = walker.out.color_used();
     if let Some(err) = walker.out.finish() {
-        let msg = format!("write error: {}", strerror(&err));
+        let bad_fd = err.raw_os_error() == Some(rustix::io::Errno::BADF.raw_os_error());
+        let msg = if flushed_before_close && !bad_fd {
+            "write error".to_string()
+        } else {
+            format!("write error: {}", strerror(&err))
+        };
         print_diagnostic(&mut walker.out, msg.as_bytes());
         status = EXIT_SERIOUS;
     }

@@ -7,7 +7,7 @@
 
 use std::io::Write;
 
-use crate::format::quote::quote_diagnostic;
+use crate::format::quote::{quote_diagnostic, quote_when_needed};
 use crate::output::Output;
 
 pub const EXIT_MINOR: i32 = 1;
@@ -52,6 +52,15 @@ impl Status {
 
     pub fn raise(&mut self, code: i32) {
         self.code = self.code.max(code);
+    }
+
+    /// Reports `NAME: ERRNO-TEXT` (GNU's form for a failed ACL or context
+    /// probe), leaving the status as it is.
+    pub fn probe_error(&mut self, out: &mut Output, name: &[u8], err: &std::io::Error) {
+        let mut msg = quote_when_needed(name, self.utf8);
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(strerror(err).as_bytes());
+        print_diagnostic(out, &msg);
     }
 
     /// Reports `WHAT 'NAME': ERRNO-TEXT` (e.g. `cannot access`), serious

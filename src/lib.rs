@@ -35,4 +35,6 @@ pub(crate) mod sort;
 #[doc(hidden)]
 #[allow(unsafe_code)]
 pub mod sys;
+#[cfg(test)]
+mod tests;
 pub(crate) mod walk;

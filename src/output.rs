@@ -8,17 +8,26 @@
 
 use std::io::{self, Write};
 
-use crate::sys::signals::{self, Pending};
+use crate::sys::signals;
 use crate::sys::stdout::RawStdout;
 
 pub struct Output {
     buf: Vec<u8>,
-    /// With colours on: whether a colour was written (shared with the
-    /// painter) and what restores the terminal if a signal interrupts us.
-    color_restore: Option<(std::rc::Rc<std::cell::Cell<bool>>, Vec<u8>)>,
+    /// With colours on: whether a colour was produced (shared with the
+    /// painter), and whether the signal handlers were set up for it.
+    color: Option<ColorState>,
     /// Bytes handed to `write` so far plus those buffered: the dired offset.
     written: usize,
+    /// Stdout is a terminal: every complete line is written at once, as
+    /// C stdio does (GNU's lines appear as they are listed, and a signal
+    /// that ends ls loses no finished line).
+    line_buffered: bool,
     error: Option<io::Error>,
+}
+
+struct ColorState {
+    used: std::rc::Rc<std::cell::Cell<bool>>,
+    catching: bool,
 }
 
 /// The buffer never grows past this unless a single piece is larger: a
@@ -75,8 +84,9 @@ impl Output {
     pub fn new() -> Output {
         Output {
             buf: Vec::with_capacity(CAPACITY),
-            color_restore: None,
+            color: None,
             written: 0,
+            line_buffered: crate::sys::term::stdout_is_tty(),
             error: None,
         }
     }
@@ -87,46 +97,37 @@ impl Output {
     }
 
     /// Appends `bytes`; flushes once the buffer is nearly full (so that the
-    /// next line, appended directly through [`Output::buffer`], still fits)
-    /// and acts on pending signals.
+    /// next line, appended directly through [`Output::buffer`], still fits).
     pub fn write(&mut self, bytes: &[u8]) {
         self.put(bytes);
-        if self.buf.len() >= CAPACITY - LINE_ROOM {
+        if self.buf.len() >= CAPACITY - LINE_ROOM
+            || (self.line_buffered && self.buf.last() == Some(&b'\n'))
+        {
             self.flush();
         }
-        self.process_signals();
     }
 
-    /// Colours are on: catch interrupting signals and restore the
-    /// terminal's colour (once any was written) before acting on them.
+    /// Colours are on: once the first colour is written, signals that
+    /// would leave the terminal coloured restore it first (when stdout is
+    /// the controlling terminal; see `sys::signals`).
     pub fn restore_color_on_signals(
         &mut self,
         used: std::rc::Rc<std::cell::Cell<bool>>,
         restore: Vec<u8>,
     ) {
-        self.color_restore = Some((used, restore));
-        signals::catch_for_color_restore();
+        signals::set_restore_sequence(&restore);
+        self.color = Some(ColorState {
+            used,
+            catching: false,
+        });
     }
 
-    /// Acts on signals caught since the last call, GNU's way: what was
-    /// produced so far is written, then the colour reset, then the signal
-    /// takes its default action (for SIGTSTP: stop, and go on when
-    /// continued).
-    fn process_signals(&mut self) {
-        if !signals::any_pending() {
-            return;
-        }
-        let Some((used, restore)) = &self.color_restore else {
-            return;
-        };
-        let (used, restore) = (used.clone(), restore.clone());
-        while let Pending::Signal(sig) = signals::take_pending() {
-            if used.get() {
-                self.buf.extend_from_slice(&restore);
-            }
-            self.flush();
-            signals::deliver(sig);
-        }
+    /// Whether a colour sequence was written: GNU then flushes stdout
+    /// itself before closing it, so that a write error is reported as a
+    /// plain `write error` (the close that reports it has nothing left to
+    /// write, and no errno), except for a descriptor that cannot be closed.
+    pub fn color_used(&self) -> bool {
+        self.color.as_ref().is_some_and(|c| c.used.get())
     }
 
     /// The buffer itself, for formatters that append directly.
@@ -140,6 +141,17 @@ impl Output {
         if self.buf.is_empty() {
             return;
         }
+        // The first colour is about to be written: GNU sets up its
+        // handlers there.
+        // The first colour is about to be written (part of it may reach
+        // the terminal before a signal): GNU sets up its handlers there.
+        if let Some(c) = self.color.as_mut() {
+            if c.used.get() && !c.catching {
+                c.catching = true;
+                signals::catch_for_color_restore();
+                signals::note_color_written();
+            }
+        }
         if self.error.is_none() {
             if let Err(e) = RawStdout.write_all(&self.buf) {
                 self.error = Some(e);
@@ -149,9 +161,13 @@ impl Output {
         self.buf.clear();
     }
 
-    /// Flushes and returns the first write error, if any.
+    /// Flushes and returns the first write error, if any. Signals take
+    /// their default actions from here on.
     pub fn finish(&mut self) -> Option<io::Error> {
         self.flush();
+        if self.color.as_ref().is_some_and(|c| c.catching) {
+            signals::restore_defaults();
+        }
         self.error.take()
     }
 }

@@ -223,6 +223,9 @@ pub fn with_helper<T: Send, U>(
     helper: impl FnOnce() -> T + Send,
     main: impl FnOnce(bool) -> U,
 ) -> (U, Option<T>) {
+    if !threads_allowed() {
+        return (main(false), None);
+    }
     std::thread::scope(|scope| {
         let spawned = Builder::new()
             .stack_size(HELPER_STACK)

@@ -22,7 +22,8 @@ pub struct Plan {
     by_type: [Need; 9],
     /// Symlinks inside directories are followed (`-L`).
     pub follow_links: bool,
-    /// Symlink targets are read (`-l` prints `-> target`).
+    /// Symlink targets are read: `-l` prints `-> target`, and GNU reads
+    /// them wherever it checks link modes (reporting what it cannot read).
     pub read_link: bool,
     /// Symlink targets are stat'ed (with this mask) to colour or classify
     /// them, or to find out whether they are directories.
@@ -131,17 +132,27 @@ impl Plan {
         // silently, as GNU does.
         let stats_anything = need_type || by_type.iter().any(|n| !n.is_empty());
         let symlink_matters = (follow_links && stats_anything) || config.group_directories_first;
+        // GNU stats a symlink's target (after reading it) when it checks
+        // link modes (`--group-directories-first`, or colours that depend
+        // on the target) or when `-l` shows the target's `-F`/`--file-type`
+        // indicator; never for `-p` alone. Its colour then follows the
+        // target's full mode, and an unstat'ed target is coloured as an
+        // orphan.
+        let check_symlink_mode = config.group_directories_first
+            || config
+                .color
+                .as_ref()
+                .is_some_and(|c| c.needs_link_target(long));
+        let target_indicator = matches!(
+            config.indicator,
+            IndicatorStyle::FileType | IndicatorStyle::Classify
+        );
         let mut link_target = Need::NONE;
-        if let Some(colors) = &config.color {
-            if colors.needs_link_target(long) {
-                link_target |= Need::TYPE | Need::MODE;
-            }
-        }
-        if long && config.indicator != IndicatorStyle::None {
-            link_target |= Need::TYPE | Need::MODE;
-        }
-        if config.group_directories_first {
+        if check_symlink_mode || (long && target_indicator) {
             link_target |= Need::TYPE;
+            if config.color.is_some() || config.indicator == IndicatorStyle::Classify {
+                link_target |= Need::MODE;
+            }
         }
         let sym = &mut by_type[type_index(FileType::Symlink)];
         if symlink_matters {
@@ -163,7 +174,7 @@ impl Plan {
         Plan {
             by_type,
             follow_links,
-            read_link: long,
+            read_link: long || check_symlink_mode,
             link_target,
             // JSON has no `total` line (it is the sum of the `blocks`) and
             // no ACL marker, so it makes no xattr probes for one.

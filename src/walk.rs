@@ -14,29 +14,29 @@ use std::sync::Arc;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::error::{print_diagnostic, Status};
-use crate::format::quote::Quoter;
+use crate::format::quote::quote_when_needed;
 use crate::listing::Printer;
-use crate::options::QuotingStyle;
 use crate::output::{Output, Sink};
 use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
 use crate::sort::sort_entries;
 use crate::sys::dir::{read_dir_each, DirBuffer};
-use crate::sys::limits::{is_descriptor_exhaustion, DescriptorBudget};
-use crate::sys::path::{child_path, entry_path};
-use crate::sys::stat::Base;
+use crate::sys::limits::DescriptorBudget;
+use crate::sys::path::child_path;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 use chain::{DirChain, DirId};
-use prefetch::{DirRead, Outcome, Prefetcher};
+use prefetch::{DirRead, Prefetcher};
 use probe::{Facts, Prober};
 
 mod chain;
 mod concurrent;
 mod filter;
+mod open;
 mod operands;
 mod prefetch;
 mod probe;
+mod report;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -141,8 +141,14 @@ impl<'a> Walker<'a> {
         self.sort(&mut dirs);
         if !files.is_empty() {
             self.printer.names.dir.clear();
-            self.printer.print_measuring(&mut self.out, &files, &dirs);
-            self.first_listing = false;
+            let quoted = self.any_quoted(operands);
+            self.printer
+                .print_measuring(&mut self.out, &files, &dirs, quoted);
+            // GNU ends the files with a blank line as soon as directories
+            // follow, before it tries to open the first one.
+            if !dirs.is_empty() && !self.config.json {
+                self.out.put_byte(b'\n');
+            }
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = parallel::read_ahead_workers(self.config, &dirs);
@@ -258,48 +264,6 @@ impl<'a> Walker<'a> {
         self.spare = entries;
     }
 
-    /// Opens a directory the walk reaches unread. Meeting the descriptor
-    /// limit here is the doing of what is held for speed (GNU holds one
-    /// directory at a time): the read-ahead and then the path give their
-    /// descriptors back, and the open is tried again, relative to the
-    /// parent, then by the path.
-    fn open_reached(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<Outcome> {
-        let exhausted = |o: &Outcome| matches!(o, Err(e) if is_descriptor_exhaustion(e));
-        let mut outcome = self.open_listed(pending)?;
-        if exhausted(&outcome) {
-            ahead.release();
-            self.chain.release(true);
-            outcome = self.open_listed(pending)?;
-        }
-        if exhausted(&outcome) {
-            self.chain.release(false);
-            outcome = self.open_listed(pending)?;
-        }
-        Some(outcome)
-    }
-
-    /// The directory read ahead, or opened now; `None` once its failure is
-    /// reported.
-    fn open_dir(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<DirRead> {
-        let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
-            Some(outcome) => outcome,
-            None => self.open_reached(pending, ahead)?,
-        };
-        match opened {
-            Ok(read) => Some(read),
-            Err(err) => {
-                self.status.file_error(
-                    &mut self.out,
-                    "cannot open directory",
-                    &pending.path,
-                    &err,
-                    pending.operand,
-                );
-                None
-            }
-        }
-    }
-
     /// With `-R`, the directory's device and `(dev, ino)` identity, checked
     /// against the directories already on the path; `None` (reported) for
     /// a loop or a failed stat. Without `-R` there is nothing to check.
@@ -319,9 +283,7 @@ impl<'a> Walker<'a> {
                 let id = (m.dev(), m.ino().unwrap_or(0));
                 if self.chain.contains(id) {
                     // Quoted only when needed, unlike other file messages.
-                    let mut msg = Vec::new();
-                    Quoter::new(QuotingStyle::ShellEscape, false, self.config.utf8)
-                        .quote(&pending.path, &mut msg);
+                    let mut msg = quote_when_needed(&pending.path, self.config.utf8);
                     msg.extend_from_slice(b": not listing already-listed directory");
                     print_diagnostic(&mut self.out, &msg);
                     self.status.raise(crate::error::EXIT_SERIOUS);
@@ -452,73 +414,6 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Opens a directory that was not read ahead: relative to its parent's
-    /// descriptor when it has one, else by its path; with `-R` also the
-    /// loop-detection stat. `None` for a path that cannot be a C string.
-    fn open_listed(&self, pending: &Pending) -> Option<Outcome> {
-        let recursive = self.config.recursive;
-        Some(match self.chain.parent().filter(|_| !pending.operand) {
-            Some(parent) => {
-                let name = CString::new(pending.name()).ok()?;
-                prefetch::open_identified(Base::Dir(parent), &name, recursive)
-            }
-            None => {
-                let path = CString::new(pending.path.clone()).ok()?;
-                prefetch::open_identified(Base::Cwd, &path, recursive)
-            }
-        })
-    }
-
-    /// Submits the next subdirectories to be listed for reading ahead, as
-    /// far as the window allows: those at the top of the work stack that
-    /// belong to the directory on top of the `-R` path.
-    fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
-        ahead.expire();
-        if ahead.window() == 0 {
-            return;
-        }
-        let Some(parent) = self.chain.parent_shared() else {
-            return;
-        };
-        let mut wanted: Vec<&mut Pending> = Vec::new();
-        for item in work.iter_mut().rev() {
-            let Work::List(p) = item else {
-                break;
-            };
-            if p.operand || wanted.len() == ahead.window() {
-                break;
-            }
-            match p.ahead {
-                Some(id) if ahead.is_submitted(id) => {}
-                // Read ahead twice and gone stale waiting both times: the
-                // walk reads it when its turn comes (a directory is read
-                // three times at most).
-                Some(id) if ahead.went_stale(id) && p.stale_once => {}
-                Some(id) => {
-                    p.stale_once |= ahead.went_stale(id);
-                    ahead.forget(id);
-                    p.ahead = None;
-                    wanted.push(p);
-                }
-                None => wanted.push(p),
-            }
-        }
-        if wanted.is_empty() {
-            return;
-        }
-        let dirs = wanted
-            .iter()
-            .map(|p| {
-                let name = CString::new(p.name()).unwrap_or_default();
-                (name, p.path.clone())
-            })
-            .collect();
-        let ids = ahead.submit(&parent, dirs);
-        for (p, id) in wanted.into_iter().zip(ids) {
-            p.ahead = Some(id);
-        }
-    }
-
     fn prober<'d>(&'d self, dir: InDir<'d>, lookup: Lookup) -> Prober<'d> {
         Prober {
             plan: &self.plan,
@@ -551,27 +446,18 @@ impl<'a> Walker<'a> {
             return;
         }
         let errors = concurrent::probe_into(&self.prober(dir, lookup), entries, threads, chunk);
-        for (i, err) in errors {
-            self.report_entry_error(dir.path, &entries[i], &err);
+        for (i, problems) in errors {
+            self.report_problems(dir.path, &entries[i], problems);
         }
     }
 
     /// Records what was learned about `entry` of directory `dir`, reporting
-    /// its error if it could not be stat'ed.
+    /// what went wrong.
     fn apply(&mut self, dir: &[u8], entry: &mut Entry, facts: Facts) {
-        if let Some(err) = facts.record_into(entry) {
-            self.report_entry_error(dir, entry, &err);
+        let problems = facts.record_into(entry);
+        if !problems.is_empty() {
+            self.report_problems(dir, entry, problems);
         }
-    }
-
-    fn report_entry_error(&mut self, dir: &[u8], entry: &Entry, err: &std::io::Error) {
-        self.status.file_error(
-            &mut self.out,
-            "cannot access",
-            &entry_path(dir, entry.name_bytes()),
-            err,
-            false,
-        );
     }
 
     /// GNU lists what it could read of a directory, then reports the error.

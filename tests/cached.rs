@@ -293,12 +293,18 @@ impl Latfs {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        // Nothing else uses the mount: one reset, checked, is enough.
-        for _ in 0..100 {
-            fs.signal(rustix::process::Signal::USR2);
+        fs.reset();
+        Some(fs)
+    }
+
+    /// Zeroes the counters, and waits until a dump says so: the signals
+    /// are taken asynchronously, a pending SIGUSR1 before SIGUSR2.
+    fn reset(&self) {
+        for _ in 0..200 {
+            self.signal(rustix::process::Signal::USR2);
             std::thread::sleep(Duration::from_millis(20));
-            if fs.counts().get("total") == Some(&0) {
-                return Some(fs);
+            if self.counts().get("total") == Some(&0) {
+                return;
             }
         }
         panic!("latfs counters do not reset");
@@ -340,8 +346,7 @@ impl Latfs {
         dir: &str,
         args: &[&str],
     ) -> (std::collections::HashMap<String, u64>, util::Run) {
-        self.signal(rustix::process::Signal::USR2);
-        std::thread::sleep(Duration::from_millis(50));
+        self.reset();
         let r = run(program, &self.mnt.join(dir), args, &[]);
         (self.counts(), r)
     }

@@ -1,5 +1,7 @@
-//! The shared differential corpus (../shared/compat/cases-public.txt) run
-//! through its own runner: every case must be identical to GNU ls 9.1 in
+//! The shared differential corpora (../shared/compat/cases-public.txt,
+//! cases-edges.txt: details that hold in every locale, cases-locales.txt)
+//! and our own (tests/cases/locale-*.txt) run
+//! through the shared runner: every case must be identical to GNU ls 9.1 in
 //! stdout, stderr and exit status, in pipe and tty mode. Skipped, with a
 //! SKIPPED line on stderr that the test harness does not capture, when the corpus, root or GNU ls 9.1 is not available. Cases run as
 //! another user (`AS=nobody`) are left out, with a note, when that user
@@ -13,12 +15,60 @@ use std::process::Command;
 #[test]
 fn public_corpus_is_identical_to_gnu() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let compat = root.join("../shared/compat");
+    run_corpus(&root.join("../shared/compat/cases-public.txt"), &[]);
+}
+
+#[test]
+fn edge_corpus_is_identical_to_gnu() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    run_corpus(&root.join("../shared/compat/cases-edges.txt"), &[]);
+}
+
+/// The locales the locale corpora need (`locale -a` spelling).
+const LOCALES: &[&str] = &[
+    "de_DE.utf8",
+    "fr_FR.utf8",
+    "ja_JP.utf8",
+    "zh_CN.utf8",
+    "ru_RU.utf8",
+    "en_US.utf8",
+    "de_DE.iso88591",
+    "ru_RU.koi8r",
+    "zh_CN.gb18030",
+];
+
+#[test]
+fn locale_corpus_is_identical_to_gnu() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    run_corpus(&root.join("../shared/compat/cases-locales.txt"), LOCALES);
+}
+
+/// Our own cases for messages, locale quotes and character sets in the
+/// 11 locales (tests/cases/locale-words.txt).
+#[test]
+fn words_quotes_and_charsets_are_identical_to_gnu_in_every_locale() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    run_corpus(&root.join("tests/cases/locale-words.txt"), LOCALES);
+}
+
+/// Dates (LC_TIME), numbers (LC_NUMERIC), `-I`/`--hide` patterns and time
+/// zones in the 11 locales (tests/cases/locale-dates.txt).
+#[test]
+fn locale_dates_numbers_patterns_and_zones_are_identical_to_gnu() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    run_corpus(&root.join("tests/cases/locale-dates.txt"), LOCALES);
+}
+
+/// Runs one case file through lsdiff.sh against GNU ls; skipped, with a
+/// note, when the runner, root, GNU ls 9.1 or a needed locale is missing.
+fn run_corpus(corpus: &std::path::Path, locales: &[&str]) {
+    let compat = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/compat");
     let runner = compat.join("lsdiff.sh");
-    if !runner.exists() {
+    if !runner.exists() || !corpus.exists() {
         util::skipped(&format!(
-            "{} not found: the shared differential corpus was NOT run",
-            runner.display()
+            "{} or {} not found: that differential corpus was NOT run",
+            runner.display(),
+            corpus.display()
         ));
         return;
     }
@@ -30,7 +80,14 @@ fn public_corpus_is_identical_to_gnu() {
         util::skipped("the fixture builder needs root: the shared corpus was NOT run");
         return;
     }
-    let cases = cases_runnable_here(&compat.join("cases-public.txt"));
+    if let Some(missing) = missing_locale(locales) {
+        util::skipped(&format!(
+            "locale {missing} is not generated (../shared/compat/README.md): {} was NOT run",
+            corpus.display()
+        ));
+        return;
+    }
+    let cases = cases_runnable_here(corpus);
     let out = Command::new("bash")
         .arg(&runner)
         .arg("-v")
@@ -41,12 +98,27 @@ fn public_corpus_is_identical_to_gnu() {
         .expect("run lsdiff.sh");
     let text = String::from_utf8_lossy(&out.stdout);
     let last = text.lines().last().unwrap_or("").to_string();
-    eprintln!("{last}");
+    eprintln!("{}: {last}", corpus.display());
     assert!(
         out.status.success(),
-        "differential corpus failed:\n{text}\n{}",
+        "differential corpus {} failed:\n{text}\n{}",
+        corpus.display(),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The first of `locales` that `locale -a` does not list.
+fn missing_locale<'a>(locales: &[&'a str]) -> Option<&'a str> {
+    if locales.is_empty() {
+        return None;
+    }
+    let listed = Command::new("locale")
+        .arg("-a")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let have: Vec<&str> = listed.lines().collect();
+    locales.iter().copied().find(|l| !have.contains(l))
 }
 
 /// The corpus, less the cases whose user cannot reach our binary.

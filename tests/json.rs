@@ -585,3 +585,25 @@ fn help_lists_json() {
     let r = ls(std::path::Path::new("/"), &["--help"]);
     assert!(String::from_utf8_lossy(&r.stdout).contains("\n      --json "));
 }
+
+/// No raw control character reaches a terminal: C0, DEL (0x7F) and the C1
+/// controls (U+0080–U+009F, e.g. U+009B, a one-character CSI on some
+/// terminals) are `\u00XX` escapes in names and link targets.
+#[test]
+fn del_and_c1_controls_are_escaped() {
+    let t = TempDir::new("json");
+    t.file("d/a\x7fb", 0, 1_600_000_000)
+        .file("d/c\u{9b}31m", 0, 1_600_000_000)
+        .symlink("t\u{85}x", "d/l");
+    let r = ls(t.path(), &["--json", "-l", "d"]);
+    assert_eq!(r.status, Some(0));
+    let text = String::from_utf8(r.stdout.clone()).unwrap();
+    for raw in ['\u{7f}', '\u{9b}', '\u{85}'] {
+        assert!(!text.contains(raw), "raw {raw:?} in {text}");
+    }
+    for escaped in [r"a\u007fb", r"c\u009b31m", r"t\u0085x"] {
+        assert!(text.contains(escaped), "{escaped} not in {text}");
+    }
+    let records = parse(&r.stdout);
+    assert_eq!(get(named(&records, r"a\u007fb"), "type"), Some("\"file\""));
+}

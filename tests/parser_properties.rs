@@ -147,7 +147,7 @@ fn time_styles_never_panic_and_render_safely() {
         for posix in [false, true] {
             match parse_time_style(&arg, posix) {
                 Ok(style) => {
-                    let f = TimeFormatter::new(&style);
+                    let f = TimeFormatter::new(&style, !posix);
                     for t in times {
                         let mut out = Vec::new();
                         f.format(t, &mut out);
@@ -202,8 +202,9 @@ fn block_sizes_never_panic() {
         match SizeFormat::parse(&spec) {
             Ok(f) => {
                 for n in [0, 1, 511, 512, 1023, 1024, u64::MAX / 2, u64::MAX] {
-                    let _ = f.format_bytes(n);
-                    let _ = f.format_blocks(n);
+                    let mut out = Vec::new();
+                    f.bytes_text(n, &mut out);
+                    f.blocks_text(n, &mut out);
                 }
             }
             Err(e) => {

@@ -518,3 +518,24 @@ fn read_ahead_opens_each_directory_once() {
         );
     }
 }
+
+/// Finding the filesystem type reads /proc/self/mountinfo with a plain
+/// open and read: no statx of it (std's `fs::read` asks STATX_ALL, without
+/// AT_NO_AUTOMOUNT, for a size hint procfs does not give).
+#[test]
+fn reading_mountinfo_makes_no_statx() {
+    need_strace!();
+    let (t, _) = many_files(20);
+    let log = strace_log(t.path(), &["-ln", "d"], &[], "trace=statx,openat,close");
+    let mut lines = log
+        .lines()
+        .skip_while(|l| !l.contains("\"/proc/self/mountinfo\""));
+    let open = lines.next().expect("the filesystem type is looked up");
+    let fd = open.rsplit("= ").next().unwrap().trim();
+    for line in lines.take_while(|l| !l.contains(&format!("close({fd})"))) {
+        assert!(
+            !line.contains(&format!("statx({fd}, ")),
+            "mountinfo is stat'ed: {line}"
+        );
+    }
+}

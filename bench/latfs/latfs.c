@@ -19,6 +19,26 @@
  *   -o max_threads=N  worker threads (default here 64; libfuse's is 10)
  *   plus the usual libfuse options (-d, -s, -o fsname=..., ...)
  *
+ * Fault and hang injection (for tests; OP is one of lookup, getattr,
+ * readlink, getxattr, opendir, readdir; a request "matches" when the name
+ * of the file it is about, as last looked up, matches the fnmatch(3)
+ * pattern NAME_GLOB, or always when no pattern is given):
+ *   -o fail_op=OP          fail matching OP requests ...
+ *   -o fail_errno=N        ... with errno N (default EIO) ...
+ *   -o fail_name=GLOB      ... for names matching GLOB ...
+ *   -o fail_every=N        ... only every N-th matching one (default 1)
+ *   -o hang_op=OP          delay matching OP requests ...
+ *   -o hang_name=GLOB      ... for names matching GLOB ...
+ *   -o hang_ms=N           ... by N ms (default 10000) before answering ...
+ *   -o hang_intr           ... but answer EINTR at once when the kernel
+ *                          sends a FUSE INTERRUPT for the request (a
+ *                          signal reached the caller); without it the
+ *                          request runs its full time, as on a server
+ *                          that ignores interrupts
+ * The same settings may come from the environment: LATFS_FAIL_OP,
+ * LATFS_FAIL_ERRNO, LATFS_FAIL_NAME, LATFS_FAIL_EVERY, LATFS_HANG_OP,
+ * LATFS_HANG_NAME, LATFS_HANG_MS, LATFS_HANG_INTR=1 (options win).
+ *
  * Counters file: one "TYPE count" line per request type, then
  * "total N" (all requests the kernel waits for, i.e. all but FORGET and
  * BATCH_FORGET, which have no reply and are not delayed) and
@@ -34,6 +54,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -57,9 +78,22 @@ struct options {
 	unsigned long delay_us;
 	double timeout;
 	int readdirplus;
+	/* fault injection */
+	char *fail_op;
+	char *fail_name;
+	int fail_errno;
+	unsigned long fail_every;
+	/* hang injection */
+	char *hang_op;
+	char *hang_name;
+	unsigned long hang_ms;
+	int hang_intr;
 };
 
-static struct options opt = { .delay_us = 1000, .timeout = 0 };
+static struct options opt = {
+	.delay_us = 1000, .timeout = 0,
+	.fail_errno = EIO, .fail_every = 1, .hang_ms = 10000,
+};
 
 /* ---- counters ----------------------------------------------------------- */
 
@@ -111,6 +145,67 @@ static void begin(enum op op)
 static void end(void)
 {
 	atomic_fetch_sub(&inflight, 1);
+}
+
+/* ---- fault and hang injection ------------------------------------------ */
+
+/* Request types that can be injected, by option name. */
+static const struct {
+	const char *name;
+	enum op op;
+} injectable[] = {
+	{ "lookup", OP_LOOKUP }, { "getattr", OP_GETATTR },
+	{ "readlink", OP_READLINK }, { "getxattr", OP_GETXATTR },
+	{ "opendir", OP_OPENDIR }, { "readdir", OP_READDIR },
+};
+
+static int op_is(const char *name, enum op op)
+{
+	if (!name)
+		return 0;
+	for (size_t i = 0; i < sizeof injectable / sizeof *injectable; i++)
+		if (!strcmp(injectable[i].name, name))
+			return injectable[i].op == op ||
+			       (op == OP_READDIRPLUS && injectable[i].op == OP_READDIR);
+	return 0;
+}
+
+static int name_matches(const char *glob, const char *name)
+{
+	return !glob || fnmatch(glob, name, 0) == 0;
+}
+
+static atomic_ulong fail_seen;
+
+/*
+ * Called after begin() by the injectable requests, with the name of the
+ * file the request is about. Hangs when asked (returning EINTR if the
+ * request is interrupted and hang_intr is set), then returns the errno to
+ * fail with, or 0 to go on.
+ */
+static int inject(fuse_req_t req, enum op op, const char *name)
+{
+	if (op_is(opt.hang_op, op) && name_matches(opt.hang_name, name)) {
+		struct timespec start, now, tick = { 0, 1000000 };
+
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		for (;;) {
+			if (opt.hang_intr && fuse_req_interrupted(req))
+				return EINTR;
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			if ((now.tv_sec - start.tv_sec) * 1000 +
+			    (now.tv_nsec - start.tv_nsec) / 1000000 >=
+			    (long)opt.hang_ms)
+				break;
+			nanosleep(&tick, NULL);
+		}
+	}
+	if (op_is(opt.fail_op, op) && name_matches(opt.fail_name, name)) {
+		unsigned long n = atomic_fetch_add(&fail_seen, 1) + 1;
+		if (opt.fail_every <= 1 || n % opt.fail_every == 0)
+			return opt.fail_errno;
+	}
+	return 0;
 }
 
 /* Forgets have no reply: the kernel does not wait, so no delay either. */
@@ -190,6 +285,7 @@ struct inode {
 	dev_t dev;
 	ino_t ino;
 	uint64_t nlookup;
+	char name[NAME_MAX + 1];	/* as first looked up, for injection */
 };
 
 #define NBUCKETS 4096
@@ -217,7 +313,7 @@ static struct inode **slot(dev_t dev, ino_t ino)
  * it then owns) if needed; an existing node keeps its own fd and fd is
  * closed.
  */
-static struct inode *inode_ref(int fd, const struct stat *st)
+static struct inode *inode_ref(int fd, const struct stat *st, const char *name)
 {
 	struct inode *in;
 
@@ -238,6 +334,7 @@ static struct inode *inode_ref(int fd, const struct stat *st)
 		in->dev = st->st_dev;
 		in->ino = st->st_ino;
 		in->nlookup = 1;
+		snprintf(in->name, sizeof in->name, "%s", name);
 		in->next = *s;
 		*s = in;
 	} else {
@@ -298,7 +395,7 @@ static int do_lookup(struct inode *parent, const char *name,
 		close(fd);
 		return err;
 	}
-	in = inode_ref(fd, &e->attr);
+	in = inode_ref(fd, &e->attr, name);
 	if (!in)
 		return ENOMEM;
 	e->ino = ino_of(in);
@@ -334,7 +431,9 @@ static void lat_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	int err;
 
 	begin(OP_LOOKUP);
-	err = do_lookup(inode_of(parent), name, &e);
+	err = inject(req, OP_LOOKUP, name);
+	if (!err)
+		err = do_lookup(inode_of(parent), name, &e);
 	if (err)
 		reply_err(req, err);
 	else {
@@ -363,9 +462,12 @@ static void lat_getattr(fuse_req_t req, fuse_ino_t ino,
 			struct fuse_file_info *fi)
 {
 	struct stat st;
+	int err;
 
 	(void)fi;
 	begin(OP_GETATTR);
+	if ((err = inject(req, OP_GETATTR, inode_of(ino)->name)))
+		return reply_err(req, err);
 	if (stat_fd(inode_of(ino)->fd, &st) == -1)
 		return reply_err(req, errno);
 	end();
@@ -376,8 +478,11 @@ static void lat_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	char buf[PATH_MAX + 1];
 	ssize_t n;
+	int err;
 
 	begin(OP_READLINK);
+	if ((err = inject(req, OP_READLINK, inode_of(ino)->name)))
+		return reply_err(req, err);
 	n = readlinkat(inode_of(ino)->fd, "", buf, sizeof buf);
 	if (n == -1)
 		return reply_err(req, errno);
@@ -399,9 +504,11 @@ static void lat_opendir(fuse_req_t req, fuse_ino_t ino,
 			struct fuse_file_info *fi)
 {
 	struct dir *d;
-	int fd;
+	int fd, err;
 
 	begin(OP_OPENDIR);
+	if ((err = inject(req, OP_OPENDIR, inode_of(ino)->name)))
+		return reply_err(req, err);
 	d = calloc(1, sizeof *d);
 	if (!d)
 		return reply_err(req, ENOMEM);
@@ -492,14 +599,22 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 static void lat_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			off_t offset, struct fuse_file_info *fi)
 {
+	int err;
+
 	begin(OP_READDIR);
+	if ((err = inject(req, OP_READDIR, inode_of(ino)->name)))
+		return reply_err(req, err);
 	do_readdir(req, ino, size, offset, fi, 0);
 }
 
 static void lat_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
 			    off_t offset, struct fuse_file_info *fi)
 {
+	int err;
+
 	begin(OP_READDIRPLUS);
+	if ((err = inject(req, OP_READDIRPLUS, inode_of(ino)->name)))
+		return reply_err(req, err);
 	do_readdir(req, ino, size, offset, fi, 1);
 }
 
@@ -593,8 +708,11 @@ static void lat_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
 {
 	char path[64], *buf = NULL;
 	ssize_t n;
+	int err;
 
 	begin(OP_GETXATTR);
+	if ((err = inject(req, OP_GETXATTR, inode_of(ino)->name)))
+		return reply_err(req, err);
 	proc_path(path, inode_of(ino)->fd);
 	if (size && !(buf = malloc(size)))
 		return reply_err(req, ENOMEM);
@@ -665,6 +783,14 @@ static const struct fuse_opt lat_opts[] = {
 	OPT("timeout=%lf", timeout, 0),
 	OPT("stats=%s", stats, 0),
 	OPT("readdirplus", readdirplus, 1),
+	OPT("fail_op=%s", fail_op, 0),
+	OPT("fail_name=%s", fail_name, 0),
+	OPT("fail_errno=%d", fail_errno, 0),
+	OPT("fail_every=%lu", fail_every, 0),
+	OPT("hang_op=%s", hang_op, 0),
+	OPT("hang_name=%s", hang_name, 0),
+	OPT("hang_ms=%lu", hang_ms, 0),
+	OPT("hang_intr", hang_intr, 1),
 	FUSE_OPT_END
 };
 
@@ -691,10 +817,34 @@ static void usage(const char *prog)
 	       "    -o delay_us=N   delay before each reply (default 1000)\n"
 	       "    -o timeout=S    entry/attr timeout, seconds (default 0)\n"
 	       "    -o readdirplus  enable READDIRPLUS\n"
-	       "    -o stats=PATH   SIGUSR1 writes counters there, SIGUSR2 resets\n",
+	       "    -o stats=PATH   SIGUSR1 writes counters there, SIGUSR2 resets\n"
+	       "    -o fail_op=OP,fail_errno=N,fail_name=GLOB,fail_every=N\n"
+	       "                    fail OP (lookup getattr readlink getxattr\n"
+	       "                    opendir readdir) requests for matching names\n"
+	       "    -o hang_op=OP,hang_name=GLOB,hang_ms=N[,hang_intr]\n"
+	       "                    delay them (hang_intr: EINTR on INTERRUPT)\n",
 	       prog);
 	fuse_cmdline_help();
 	fuse_lowlevel_help();
+}
+
+/* Defaults for the injection options from LATFS_* variables. */
+static void options_from_env(void)
+{
+	const char *v;
+
+	opt.fail_op = getenv("LATFS_FAIL_OP");
+	opt.fail_name = getenv("LATFS_FAIL_NAME");
+	if ((v = getenv("LATFS_FAIL_ERRNO")))
+		opt.fail_errno = atoi(v);
+	if ((v = getenv("LATFS_FAIL_EVERY")))
+		opt.fail_every = strtoul(v, NULL, 10);
+	opt.hang_op = getenv("LATFS_HANG_OP");
+	opt.hang_name = getenv("LATFS_HANG_NAME");
+	if ((v = getenv("LATFS_HANG_MS")))
+		opt.hang_ms = strtoul(v, NULL, 10);
+	if ((v = getenv("LATFS_HANG_INTR")))
+		opt.hang_intr = atoi(v) != 0;
 }
 
 /* Open the source root and record its identity (see inode_ref). */
@@ -745,6 +895,7 @@ int main(int argc, char *argv[])
 	for (int i = 1; i < argc; i++)
 		if (fuse_opt_add_arg(&args, argv[i]) == -1)
 			return 1;
+	options_from_env();
 	if (fuse_opt_parse(&args, &opt, lat_opts, opt_proc) == -1 ||
 	    fuse_parse_cmdline(&args, &cmd) != 0)
 		return 1;

@@ -11,7 +11,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use messages::{quote_diagnostic, quote_locale};
+pub use messages::{quote_diagnostic, quote_locale, quote_when_needed};
 
 use crate::options::{Format, IndicatorStyle, QuotingStyle};
 
@@ -136,7 +136,8 @@ impl Quoter {
         if self.heading && self.style == QuotingStyle::Escape {
             safe |= bit(b' ');
         }
-        if name.iter().all(|&b| b < 0x80 && safe & bit(b) != 0) {
+        // An empty name goes the long way: the shell styles quote it.
+        if !name.is_empty() && name.iter().all(|&b| b < 0x80 && safe & bit(b) != 0) {
             return self.quote_plain(name, out);
         }
         let start = out.len();

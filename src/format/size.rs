@@ -7,6 +7,8 @@
 mod parse;
 mod resolve;
 
+use crate::sys::numeric::Numeric;
+
 pub use resolve::{resolve_size_formats, SizeEnv, SizeOption};
 
 /// How a byte count or block count is rendered.
@@ -97,91 +99,157 @@ impl SizeFormat {
         matches!(self.kind, Kind::Human { .. })
     }
 
-    /// The size column of `-l`: `bytes` in this format.
+    /// Appends the size column of `-l` (`bytes` in this format) with
+    /// LC_NUMERIC's punctuation.
+    pub fn bytes_text(&self, bytes: u64, out: &mut Vec<u8>) {
+        self.render_into(u128::from(bytes), crate::sys::numeric::numeric(), out);
+    }
+
+    /// Appends the `-s` column or the `total` figure (`blocks512` 512-byte
+    /// blocks) with LC_NUMERIC's punctuation.
+    pub fn blocks_text(&self, blocks512: u64, out: &mut Vec<u8>) {
+        self.render_into(
+            u128::from(blocks512) * 512,
+            crate::sys::numeric::numeric(),
+            out,
+        );
+    }
+
+    /// `bytes` with the C locale's punctuation.
+    #[cfg(test)]
     pub fn format_bytes(&self, bytes: u64) -> String {
-        self.render(u128::from(bytes))
+        self.render_c(u128::from(bytes))
     }
 
-    /// The `-s` column and the `total` line: `blocks512` 512-byte blocks.
+    /// `blocks512` 512-byte blocks with the C locale's punctuation.
+    #[cfg(test)]
     pub fn format_blocks(&self, blocks512: u64) -> String {
-        self.render(u128::from(blocks512) * 512)
+        self.render_c(u128::from(blocks512) * 512)
     }
 
-    /// [`SizeFormat::format_bytes`] appended to `out` (no allocation in
-    /// the common case of plain numbers).
-    pub fn format_bytes_into(&self, bytes: u64, out: &mut String) {
-        self.render_into(u128::from(bytes), out);
+    #[cfg(test)]
+    fn render_c(&self, bytes: u128) -> String {
+        let mut out = Vec::new();
+        self.render_into(bytes, &Numeric::c(), &mut out);
+        String::from_utf8(out).expect("ASCII")
     }
 
-    fn render(&self, bytes: u128) -> String {
-        let mut out = String::new();
-        self.render_into(bytes, &mut out);
-        out
-    }
-
-    fn render_into(&self, bytes: u128, out: &mut String) {
-        use std::fmt::Write as _;
-        match &self.kind {
-            Kind::Human { base } => out.push_str(&human(bytes, u128::from(*base))),
+    fn render_into(&self, bytes: u128, punct: &Numeric, out: &mut Vec<u8>) {
+        let start = out.len();
+        let integer_end = match &self.kind {
+            Kind::Human { base } => human(bytes, u128::from(*base), &punct.decimal_point, out),
             Kind::Blocks { size, suffix } => {
                 let n = bytes.div_ceil(u128::from((*size).max(1)));
-                if self.group {
-                    out.push_str(&grouped(n));
-                } else {
-                    let _ = write!(out, "{n}");
-                }
-                out.push_str(suffix);
+                let end = push_decimal(out, n);
+                out.extend_from_slice(suffix.as_bytes());
+                end
             }
+        };
+        if self.group {
+            group_digits(out, start, integer_end, punct);
         }
     }
 }
 
-/// `n` with the locale's thousands separator (none in C).
-fn grouped(n: u128) -> String {
-    let (sep, size) = crate::sys::locale::thousands_grouping();
-    let digits = n.to_string();
-    if sep.is_empty() || *size == 0 {
-        return digits;
-    }
-    let sep = String::from_utf8_lossy(sep);
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % size == 0 {
-            out.push_str(&sep);
+impl Numeric {
+    /// The C locale's punctuation: `.`, no grouping.
+    #[cfg(test)]
+    pub fn c() -> Numeric {
+        Numeric {
+            decimal_point: b".".to_vec(),
+            thousands_sep: Vec::new(),
+            grouping: Vec::new(),
         }
-        out.push(c);
     }
-    out
 }
 
-/// A human-readable size: below `base` the plain number; else one
-/// decimal while under 10, rounded up, and a unit letter.
-fn human(bytes: u128, base: u128) -> String {
+/// Puts the locale's thousands separator into the digits
+/// `out[start..end]` as GNU's `group_number` does: group sizes from the
+/// right as `grouping` lists them, a 0 repeating the last size and
+/// CHAR_MAX (or an empty list) leaving the rest whole.
+fn group_digits(out: &mut Vec<u8>, start: usize, end: usize, punct: &Numeric) {
+    let digits = out[start..end].to_vec();
+    let mut groups: Vec<&[u8]> = Vec::new();
+    let mut rest = digits.len();
+    let mut size = usize::MAX;
+    let mut sizes = punct.grouping.iter();
+    while rest > 0 {
+        match sizes.next() {
+            Some(&g) if g > 0 => size = if g < 127 { usize::from(g) } else { rest },
+            Some(_) => {}
+            None => sizes = [].iter(),
+        }
+        let n = size.min(rest);
+        groups.push(&digits[rest - n..rest]);
+        rest -= n;
+    }
+    groups.reverse();
+    let grouped = groups.join(&punct.thousands_sep[..]);
+    out.splice(start..end, grouped);
+}
+
+/// Appends `n` in decimal (without allocating); returns the new length.
+fn push_decimal(out: &mut Vec<u8>, n: u128) -> usize {
+    let mut buf = [0u8; 40];
+    let mut i = buf.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&buf[i..]);
+    out.len()
+}
+
+/// Appends a human-readable size: below `base` the plain number; else one
+/// decimal while under 10, rounded up, and a unit letter. Returns where
+/// the integer part ends.
+fn human(bytes: u128, base: u128, point: &[u8], out: &mut Vec<u8>) -> usize {
     let mut exp = 0usize;
     let mut unit = 1u128;
     while exp < PREFIXES.len() && bytes / unit >= base {
         exp += 1;
         unit *= base;
     }
-    if exp == 0 {
-        return bytes.to_string();
-    }
     let letter = |e: usize| {
         let c = PREFIXES[e - 1];
-        char::from(if base == 1000 && c == b'K' { b'k' } else { c })
+        if base == 1000 && c == b'K' {
+            b'k'
+        } else {
+            c
+        }
     };
+    let push = push_decimal;
+    if exp == 0 {
+        return push(out, bytes);
+    }
     if bytes / unit < 10 {
         let tenths = (bytes * 10).div_ceil(unit);
         if tenths < 100 {
-            return format!("{}.{}{}", tenths / 10, tenths % 10, letter(exp));
+            let end = push(out, tenths / 10);
+            out.extend_from_slice(point);
+            out.push(b'0' + (tenths % 10) as u8);
+            out.push(letter(exp));
+            return end;
         }
-        return format!("10{}", letter(exp));
+        let end = push(out, 10);
+        out.push(letter(exp));
+        return end;
     }
     let n = bytes.div_ceil(unit);
     if n >= base && exp < PREFIXES.len() {
-        return format!("1.0{}", letter(exp + 1));
+        let end = push(out, 1);
+        out.extend_from_slice(point);
+        out.extend_from_slice(&[b'0', letter(exp + 1)]);
+        return end;
     }
-    format!("{n}{}", letter(exp))
+    let end = push(out, n);
+    out.push(letter(exp));
+    end
 }
 
 #[cfg(test)]

@@ -2,18 +2,18 @@
 //! with GNU's "recent" (past six months) versus "old" formats.
 #![forbid(unsafe_code)]
 
+mod abmon;
 mod civil;
 mod strftime;
-mod zone;
 
 use std::cell::Cell;
 
 use crate::format::quote::quote_locale;
 use crate::sys::stat::Timestamp;
 
+use abmon::Template;
 pub use civil::{break_down, BrokenDown};
 pub use strftime::Format;
-pub use zone::Zone;
 
 /// A resolved `--time-style`.
 #[derive(Clone, Debug)]
@@ -155,18 +155,19 @@ const SIX_MONTHS: i64 = 31_556_952 / 2;
 /// Longest rendering `ls` accepts (its buffer); longer ones print seconds.
 const MAX_LEN: usize = 1000;
 
-/// Renders timestamps for one run of `ls`: the formats parsed once, the
-/// time zone from `TZ`, and "now" for the six-months rule.
+/// Renders timestamps for one run of `ls`: the formats parsed once (one
+/// per month where GNU aligns month names), the C library's local time,
+/// and "now" for the six-months rule.
 #[derive(Clone, Debug)]
 pub struct TimeFormatter {
-    recent: Format,
-    old: Format,
-    zone: Zone,
+    recent: Template,
+    old: Template,
+    days: civil::DayCache,
     now: Cell<Timestamp>,
     /// Whether "now" is re-read for a time in the future (GNU does).
     live: bool,
-    /// Width of the old format at the epoch: failed conversions print the
-    /// seconds right-aligned to it.
+    /// Columns of the old format at the epoch: failed conversions print
+    /// the seconds right-aligned to it.
     fail_width: usize,
 }
 
@@ -192,31 +193,48 @@ fn current_time() -> Timestamp {
 }
 
 impl TimeFormatter {
-    /// For `style`, the zone from `TZ` (as glibc reads it) and the
-    /// current time.
-    pub fn new(style: &TimeStyle) -> TimeFormatter {
-        strftime::use_locale_formats(crate::sys::locale::time_formats());
-        let mut f = TimeFormatter::with(style, Zone::from_env(), current_time());
+    /// For `style` and the current time. `translate`: LC_TIME is not
+    /// C/POSIX, so the `locale` style's formats come from the message
+    /// catalog (GNU looks them up under LC_TIME).
+    pub fn new(style: &TimeStyle, translate: bool) -> TimeFormatter {
+        let mut f = TimeFormatter::with(style, translate, current_time());
         f.live = true;
         f
     }
 
-    /// A formatter with a fixed zone and a fixed "now" (for tests).
-    pub fn with(style: &TimeStyle, zone: Zone, now: Timestamp) -> TimeFormatter {
+    /// A formatter with a fixed "now" (for tests).
+    pub fn with(style: &TimeStyle, translate: bool, now: Timestamp) -> TimeFormatter {
         let (recent, old) = style.formats();
+        let (recent, old) = match style {
+            TimeStyle::Locale if translate => (
+                crate::sys::intl::tr_time("%b %e %H:%M"),
+                crate::sys::intl::tr_time("%b %e  %Y"),
+            ),
+            _ => (recent.to_vec(), old.to_vec()),
+        };
+        let names = crate::sys::time::abbreviated_months().map(|m| {
+            let width = crate::sys::mbwidth::text_columns_valid(&m);
+            (m, width)
+        });
+        let months = abmon::pad_months(&names);
+        let (recent, old) = Template::pair(&recent, &old, months.as_ref());
         let mut f = TimeFormatter {
-            recent: Format::parse(recent),
-            old: Format::parse(old),
-            zone,
+            recent,
+            old,
+            days: civil::DayCache::default(),
             now: Cell::new(now),
             live: false,
             fail_width: 0,
         };
         let mut buf = Vec::new();
-        if let Some(epoch) = break_down(0, 0, f.zone.offset_at(0)) {
-            f.old.render(&epoch, &f.zone, &mut buf);
+        if let Some(epoch) = break_down(0, 0) {
+            f.old.get(epoch.tm.month).render(&epoch, &mut buf);
         }
-        f.fail_width = if buf.len() <= MAX_LEN { buf.len() } else { 0 };
+        f.fail_width = if buf.len() <= MAX_LEN {
+            crate::sys::mbwidth::text_columns(&buf)
+        } else {
+            0
+        };
         f
     }
 
@@ -248,8 +266,8 @@ impl TimeFormatter {
             &self.old
         };
         let start = out.len();
-        if let Some(bd) = break_down(t.sec, t.nsec, self.zone.offset_at(t.sec)) {
-            fmt.render(&bd, &self.zone, out);
+        if let Some(bd) = self.days.break_down(t.sec, t.nsec) {
+            fmt.get(bd.tm.month).render(&bd, out);
             if out.len() - start <= MAX_LEN {
                 return;
             }

@@ -20,11 +20,33 @@ pub fn context_text(e: &Entry) -> &[u8] {
 }
 
 /// The `-s` column of an entry.
-pub fn block_text(config: &Config, e: &Entry) -> String {
+pub fn block_text(config: &Config, e: &Entry) -> Vec<u8> {
     match e.meta.as_ref().and_then(|m| m.blocks()) {
-        Some(b) => config.block_size.format_blocks(b),
-        None => "?".to_string(),
+        Some(b) => {
+            let mut out = Vec::new();
+            config.block_size.blocks_text(b, &mut out);
+            out
+        }
+        None => b"?".to_vec(),
     }
+}
+
+/// Display columns of a number (a size, a block count): its length unless
+/// a locale's separator made it non-ASCII.
+pub fn number_columns(text: &[u8]) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        crate::sys::mbwidth::text_columns(text)
+    }
+}
+
+/// Appends the number `text` right-aligned to `width` display columns (GNU
+/// pads the `-l` size and block columns by `mbswidth`).
+pub fn pad_left_columns(out: &mut Vec<u8>, text: &[u8], width: usize) {
+    let cols = number_columns(text);
+    out.resize(out.len() + width.saturating_sub(cols), b' ');
+    out.extend_from_slice(text);
 }
 
 pub fn inode_text(e: &Entry) -> String {

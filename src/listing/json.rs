@@ -228,21 +228,25 @@ impl<'b> Object<'b> {
     }
 }
 
-/// A JSON string: `"` and `\` escaped, control characters as `\n`-style
-/// or `\u00XX` escapes, everything else (valid UTF-8) as it is.
+/// A JSON string: `"` and `\` escaped, control characters (C0, DEL and
+/// the C1 range U+0080–U+009F) as `\n`-style or `\u00XX` escapes, so that
+/// no raw control character reaches a terminal; everything else (valid
+/// UTF-8) as it is.
 fn write_string(buf: &mut Vec<u8>, s: &str) {
     buf.push(b'"');
-    for &b in s.as_bytes() {
-        match b {
-            b'"' => buf.extend_from_slice(b"\\\""),
-            b'\\' => buf.extend_from_slice(b"\\\\"),
-            b'\n' => buf.extend_from_slice(b"\\n"),
-            b'\r' => buf.extend_from_slice(b"\\r"),
-            b'\t' => buf.extend_from_slice(b"\\t"),
-            0x08 => buf.extend_from_slice(b"\\b"),
-            0x0c => buf.extend_from_slice(b"\\f"),
-            0..=0x1f => buf.extend_from_slice(format!("\\u{b:04x}").as_bytes()),
-            _ => buf.push(b),
+    for c in s.chars() {
+        match c {
+            '"' => buf.extend_from_slice(b"\\\""),
+            '\\' => buf.extend_from_slice(b"\\\\"),
+            '\n' => buf.extend_from_slice(b"\\n"),
+            '\r' => buf.extend_from_slice(b"\\r"),
+            '\t' => buf.extend_from_slice(b"\\t"),
+            '\u{8}' => buf.extend_from_slice(b"\\b"),
+            '\u{c}' => buf.extend_from_slice(b"\\f"),
+            '\0'..='\u{1f}' | '\u{7f}'..='\u{9f}' => {
+                buf.extend_from_slice(format!("\\u{:04x}", u32::from(c)).as_bytes())
+            }
+            _ => buf.extend_from_slice(c.encode_utf8(&mut [0u8; 4]).as_bytes()),
         }
     }
     buf.push(b'"');
@@ -262,8 +266,16 @@ mod tests {
     fn strings_escape_quotes_backslashes_and_controls() {
         assert_eq!(string("a\"b\\c"), r#""a\"b\\c""#);
         assert_eq!(string("\n\t\r\x08\x0c"), r#""\n\t\r\b\f""#);
-        assert_eq!(string("\x01\x1f\x7f"), "\"\\u0001\\u001f\x7f\"");
+        assert_eq!(string("\x01\x1f"), r#""\u0001\u001f""#);
         assert_eq!(string("é→"), "\"é→\"");
+    }
+
+    #[test]
+    fn strings_escape_del_and_c1_controls() {
+        assert_eq!(string("a\x7fb"), r#""a\u007fb""#);
+        assert_eq!(string("\u{80}\u{9b}\u{9f}"), r#""\u0080\u009b\u009f""#);
+        // The first character past the C1 range is printable.
+        assert_eq!(string("\u{a0}"), "\"\u{a0}\"");
     }
 
     #[test]

@@ -10,7 +10,9 @@ use crate::entry::{time_of, Entry};
 use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
 use crate::listing::dired::Dired;
-use crate::listing::fields::{block_text, context_text, inode_text, mode_string, pad_left};
+use crate::listing::fields::{
+    block_text, context_text, inode_text, mode_string, number_columns, pad_left, pad_left_columns,
+};
 use crate::listing::name::NameRenderer;
 use crate::output::Output;
 use crate::parallel;
@@ -22,7 +24,7 @@ use crate::sys::FileType;
 #[derive(Default)]
 struct Row {
     inode: String,
-    blocks: String,
+    blocks: Vec<u8>,
     mode: [u8; 11],
     nlink: String,
     owner: IdText,
@@ -31,7 +33,7 @@ struct Row {
     /// `-Z`: the security context, `?` when there is none.
     context: IdText,
     /// The size, or the device numbers of a special file.
-    size: String,
+    size: Vec<u8>,
     device: Option<(u32, u32)>,
     time: Vec<u8>,
 }
@@ -71,7 +73,7 @@ pub struct LongPrinter<'a> {
 
 impl<'a> LongPrinter<'a> {
     pub fn new(config: &'a Config) -> LongPrinter<'a> {
-        let times = TimeFormatter::new(&config.long.time_style);
+        let times = TimeFormatter::new(&config.long.time_style, !config.locale.time_posix);
         let time_width = times.unknown_width();
         LongPrinter {
             config,
@@ -124,10 +126,10 @@ impl<'a> LongPrinter<'a> {
                 r.device = Some(m.rdev());
             }
             (Some(m), _) => match m.size() {
-                Some(s) => self.config.file_size.format_bytes_into(s, &mut r.size),
-                None => r.size.push('?'),
+                Some(s) => self.config.file_size.bytes_text(s, &mut r.size),
+                None => r.size.push(b'?'),
             },
-            (None, _) => r.size.push('?'),
+            (None, _) => r.size.push(b'?'),
         }
         let uid = meta.and_then(|m| m.uid());
         let gid = meta.and_then(|m| m.gid());
@@ -137,7 +139,7 @@ impl<'a> LongPrinter<'a> {
         }
         r.blocks.clear();
         if self.config.size_blocks {
-            r.blocks.push_str(&block_text(self.config, e));
+            r.blocks.extend_from_slice(&block_text(self.config, e));
         }
         r.mode = mode_string(e.file_type, meta.and_then(|m| m.mode()), e.access);
         r.nlink.clear();
@@ -234,7 +236,7 @@ impl<'a> LongPrinter<'a> {
             buf.push(b' ');
         }
         if self.config.size_blocks {
-            pad_left(buf, r.blocks.as_bytes(), w.blocks);
+            pad_left_columns(buf, &r.blocks, w.blocks);
             buf.push(b' ');
         }
         buf.extend_from_slice(&r.mode[..if layout.any_marker { 11 } else { 10 }]);
@@ -260,7 +262,7 @@ impl<'a> LongPrinter<'a> {
             line_start = buf.len();
         }
         match r.device {
-            None => pad_left(buf, r.size.as_bytes(), w.size),
+            None => pad_left_columns(buf, &r.size, w.size),
             Some((major, minor)) => {
                 let text = format!("{:>mw$}, {:>nw$}", major, minor, mw = w.major, nw = w.minor);
                 pad_left(buf, text.as_bytes(), w.size);
@@ -440,18 +442,14 @@ impl Widths {
         let w = self;
         {
             w.inode = w.inode.max(r.inode.len());
-            w.blocks = w.blocks.max(r.blocks.len());
+            w.blocks = w.blocks.max(number_columns(&r.blocks));
             w.nlink = w.nlink.max(r.nlink.len());
             w.owner = w.owner.max(r.owner.width());
             w.group = w.group.max(r.group.width());
             w.author = w.author.max(r.author.width());
             w.context = w.context.max(r.context.width());
             match r.device {
-                None => {
-                    w.size = w
-                        .size
-                        .max(crate::format::width::text_width(r.size.as_bytes()))
-                }
+                None => w.size = w.size.max(number_columns(&r.size)),
                 Some((major, minor)) => {
                     w.major = w.major.max(major.to_string().len());
                     w.minor = w.minor.max(minor.to_string().len());

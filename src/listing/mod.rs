@@ -16,7 +16,7 @@ use crate::format::quote::listing_aligns_quotes;
 use crate::options::Format;
 use crate::output::{Output, Sink};
 use columns::Cell;
-use fields::{block_text, context_text, inode_text, pad_left};
+use fields::{block_text, context_text, inode_text, number_columns, pad_left};
 use json::JsonWriter;
 use long::LongPrinter;
 use name::NameRenderer;
@@ -80,10 +80,13 @@ impl<'a> Printer<'a> {
 
     /// GNU shifts unquoted names right by one column when another name of
     /// the same listing starts with a quote (shell styles, `-l`/`-C`/`-x`).
-    fn needs_quote_alignment(&mut self, entries: &[Entry]) -> bool {
+    fn needs_quote_alignment(&mut self, entries: &[Entry], quoted_elsewhere: bool) -> bool {
         let c = self.config;
         if !listing_aligns_quotes(c.quoting, c.format, c.width) {
             return false;
+        }
+        if quoted_elsewhere {
+            return true;
         }
         let mut scratch = std::mem::take(&mut self.scratch);
         let any = entries.iter().any(|e| {
@@ -106,26 +109,29 @@ impl<'a> Printer<'a> {
         } else {
             b"total ".to_vec()
         };
-        line.extend_from_slice(self.config.block_size.format_blocks(blocks).as_bytes());
+        self.config.block_size.blocks_text(blocks, &mut line);
         line.push(self.eol());
         out.write(&line);
     }
 
     /// Prints a batch of entries in the configured format.
     pub fn print(&mut self, out: &mut Output, entries: &[Entry]) {
-        self.print_measuring(out, entries, &[]);
+        self.print_measuring(out, entries, &[], false);
     }
 
     /// Prints `entries`, sizing the metadata columns over `also_measured`
-    /// as well (the directory operands, when printing the file operands).
+    /// as well (the directory operands, when printing the file operands);
+    /// `quoted_elsewhere`: a name outside `entries` (another operand, even
+    /// a missing one) needs quotes, which aligns these too.
     pub fn print_measuring(
         &mut self,
         out: &mut Output,
         entries: &[Entry],
         also_measured: &[Entry],
+        quoted_elsewhere: bool,
     ) {
         if !matches!(self.layout, Layout::Json(_)) {
-            self.names.align_quotes = self.needs_quote_alignment(entries);
+            self.names.align_quotes = self.needs_quote_alignment(entries, quoted_elsewhere);
         }
         let eol = self.eol();
         let width = self.config.width;
@@ -177,7 +183,9 @@ impl<'a> Printer<'a> {
         let commas = config.format == Format::Commas;
         // GNU sizes these columns from the entries it could stat: a `?` is
         // printed but not measured. `-m` pads nothing.
-        let widest = |on: bool, text: &dyn Fn(&Entry) -> String| {
+        // Widths are display columns (GNU's mbswidth): a grouped size may
+        // hold a multibyte separator.
+        let widest = |on: bool, text: &dyn Fn(&Entry) -> Vec<u8>| {
             if !on || commas {
                 return 0;
             }
@@ -185,8 +193,8 @@ impl<'a> Printer<'a> {
                 .iter()
                 .chain(also_measured)
                 .map(|e| match text(e) {
-                    t if t == "?" => 0,
-                    t => t.len(),
+                    t if t == b"?" => 0,
+                    t => number_columns(&t),
                 })
                 .max()
                 .unwrap_or(0)
@@ -201,7 +209,7 @@ impl<'a> Printer<'a> {
             0
         };
         Prefixes {
-            inode: widest(config.inode, &inode_text),
+            inode: widest(config.inode, &|e| inode_text(e).into_bytes()),
             blocks: widest(config.size_blocks, &|e| block_text(config, e)),
             context,
         }
@@ -218,7 +226,8 @@ impl<'a> Printer<'a> {
             cell.bytes.push(b' ');
         }
         if config.size_blocks {
-            pad_left(&mut cell.bytes, block_text(config, e).as_bytes(), p.blocks);
+            // Padded by bytes, as GNU's printf("%*s").
+            pad_left(&mut cell.bytes, &block_text(config, e), p.blocks);
             cell.bytes.push(b' ');
         }
         if config.context {

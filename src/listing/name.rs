@@ -114,7 +114,11 @@ impl<'a> NameRenderer<'a> {
 
     /// Appends `name` quoted, in colour `style` and, with `--hyperlink`,
     /// linked to `link_path`. `start_col` is where the entry began on its
-    /// line (for the colour's clear-to-end-of-line rule).
+    /// line (for the colour's clear-to-end-of-line rule). `align`: the
+    /// listing aligns quotes, which keeps a quoted name's outer quotes
+    /// outside its hyperlink; `pad`: an unquoted name then gets a space
+    /// (names do, link targets do not).
+    #[allow(clippy::too_many_arguments)]
     fn write_name(
         &self,
         style: Option<&[u8]>,
@@ -122,13 +126,14 @@ impl<'a> NameRenderer<'a> {
         link_path: Option<&[u8]>,
         start_col: usize,
         align: bool,
+        pad: bool,
         out: &mut Vec<u8>,
     ) -> Rendered {
         let mut width = 0;
         let mut scratch = self.scratch.borrow_mut();
         scratch.clear();
         let quoted = self.quoter.quote(name, &mut scratch);
-        let pad = align && !quoted.starts_with_quote;
+        let pad = pad && align && !quoted.starts_with_quote;
         if pad {
             out.push(b' ');
             width += 1;
@@ -216,15 +221,14 @@ impl<'a> NameRenderer<'a> {
             path.as_deref(),
             start_col,
             self.align_quotes,
+            true,
             out,
         );
-        // In the long format a symlink whose target was read shows the
-        // target's indicator after `-> target` instead of its own `@`.
-        let shows_target = self.long && entry.link.as_ref().is_some_and(|l| l.path.is_some());
-        // A long-format line for a file that could not be stat'ed keeps the
-        // indicator its directory entry type gives, but no `@`.
-        let unknown = self.long && entry.stat_failed && entry.file_type == FileType::Symlink;
-        if !shows_target && !unknown {
+        // In the long format a symlink never shows its own `@`: after
+        // `-> target` comes the target's indicator, and a link whose target
+        // could not be read (or that could not be stat'ed) shows none.
+        let link_in_long = self.long && entry.file_type == FileType::Symlink;
+        if !link_in_long {
             if let Some(c) = indicator_char(self.indicator, entry.file_type, entry.mode()) {
                 out.push(c);
                 r.width += 1;
@@ -246,14 +250,13 @@ impl<'a> NameRenderer<'a> {
             .and_then(|c| c.target_style(&Self::subject(entry), target));
         // GNU links the target text to the same (resolved) file as the link.
         let path = self.hyperlink.as_ref().map(|_| self.entry_path(entry));
-        self.write_name(style, target, path.as_deref(), start_col, false, out);
+        // Its quotes stay outside the link as a name's do, without the pad.
+        let align = self.align_quotes;
+        self.write_name(style, target, path.as_deref(), start_col, align, false, out);
         let meta = entry.link.as_ref().and_then(|l| l.meta.as_ref());
-        // `-p` marks directories only, never link targets.
-        let classifies = matches!(
-            self.indicator,
-            IndicatorStyle::Classify | IndicatorStyle::FileType
-        );
-        if let Some(m) = meta.filter(|_| classifies) {
+        // The target's indicator, when the target was stat'ed: `-p` stats
+        // it only where links are checked anyway (colours, grouping).
+        if let Some(m) = meta {
             if let Some(t) = m.file_type() {
                 if let Some(c) = indicator_char(self.indicator, t, m.mode()) {
                     out.push(c);

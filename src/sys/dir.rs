@@ -25,7 +25,9 @@ pub fn open_dir(base: Base<'_>, path: &CStr) -> std::io::Result<OwnedFd> {
     };
     let flags =
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NONBLOCK | OFlags::NOCTTY;
-    Ok(rustix::fs::openat(fd, path, flags, Mode::empty())?)
+    Ok(super::retry_eintr(|| {
+        rustix::fs::openat(fd, path, flags, Mode::empty())
+    })?)
 }
 
 fn file_type_of(t: rustix::fs::FileType) -> FileType {

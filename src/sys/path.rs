@@ -70,6 +70,16 @@ pub fn canonicalize(path: &[u8]) -> Vec<u8> {
     abs
 }
 
+/// Whether [`canonicalize`] has an answer for `path`, as GNU's
+/// canonicalization (every component may be missing) sees it: not for an
+/// empty name (ENOENT).
+pub fn can_canonicalize(path: &[u8]) -> std::io::Result<()> {
+    if path.is_empty() {
+        return Err(std::io::Error::from_raw_os_error(libc::ENOENT));
+    }
+    Ok(())
+}
+
 /// Pushes the components of `path` so that the first is popped first.
 fn push_components(todo: &mut Vec<Vec<u8>>, path: &[u8]) {
     for part in path.split(|&b| b == b'/').rev() {

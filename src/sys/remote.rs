@@ -41,10 +41,33 @@ fn is_remote_type(fstype: &[u8]) -> bool {
 fn mount_types() -> &'static HashMap<(u32, u32), bool> {
     static TYPES: OnceLock<HashMap<(u32, u32), bool>> = OnceLock::new();
     TYPES.get_or_init(|| {
-        std::fs::read("/proc/self/mountinfo")
+        read_mountinfo()
             .map(|text| parse_mountinfo(&text))
             .unwrap_or_default()
     })
+}
+
+/// The whole of /proc/self/mountinfo, read with plain openat and read:
+/// `std::fs::read` would first statx it (STATX_ALL, without
+/// AT_NO_AUTOMOUNT) for a size hint that procfs does not give anyway.
+fn read_mountinfo() -> std::io::Result<Vec<u8>> {
+    use rustix::fs::{openat, Mode, OFlags, CWD};
+    let fd = openat(
+        CWD,
+        "/proc/self/mountinfo",
+        OFlags::RDONLY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let mut text = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        match rustix::io::read(&fd, &mut chunk) {
+            Ok(0) => return Ok(text),
+            Ok(n) => text.extend_from_slice(&chunk[..n]),
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 /// Each mountinfo line is `ID PARENT MAJOR:MINOR ROOT POINT OPTIONS

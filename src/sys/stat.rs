@@ -311,7 +311,7 @@ fn stat_impl(
 ) -> std::io::Result<Metadata> {
     if !STATX_MISSING.load(Ordering::Relaxed) {
         let mask = StatxFlags::from_bits_retain(need.0);
-        match rustix::fs::statx(dirfd, name, at, mask) {
+        match super::retry_eintr(|| rustix::fs::statx(dirfd, name, at, mask)) {
             Ok(stx) => return Ok(from_statx(&stx, need)),
             Err(Errno::NOSYS) => STATX_MISSING.store(true, Ordering::Relaxed),
             Err(e) => return Err(e.into()),
@@ -319,7 +319,7 @@ fn stat_impl(
     }
     // fstatat knows neither DONT_SYNC nor masks; it always fetches everything.
     let at = at & (AtFlags::SYMLINK_NOFOLLOW | AtFlags::NO_AUTOMOUNT | AtFlags::EMPTY_PATH);
-    let st = rustix::fs::statat(dirfd, name, at)?;
+    let st = super::retry_eintr(|| rustix::fs::statat(dirfd, name, at))?;
     Ok(from_stat(&st, need))
 }
 
@@ -418,18 +418,19 @@ pub fn open_handle(base: Base<'_>, name: &CStr, follow: bool) -> std::io::Result
     if !follow {
         flags |= OFlags::NOFOLLOW;
     }
-    Ok(rustix::fs::openat(base.fd(), name, flags, Mode::empty())?)
+    let open = || rustix::fs::openat(base.fd(), name, flags, Mode::empty());
+    Ok(super::retry_eintr(open)?)
 }
 
 /// Reads the target of the symlink an `O_PATH` handle holds.
 pub fn read_link_handle(fd: BorrowedFd<'_>) -> std::io::Result<Vec<u8>> {
-    let target = rustix::fs::readlinkat(fd, c"", Vec::new())?;
+    let target = super::retry_eintr(|| rustix::fs::readlinkat(fd, c"", Vec::new()))?;
     Ok(target.into_bytes())
 }
 
 /// Reads the target of the symlink `name` relative to `base`.
 pub fn read_link(base: Base<'_>, name: &CStr) -> std::io::Result<Vec<u8>> {
-    let target = rustix::fs::readlinkat(base.fd(), name, Vec::new())?;
+    let target = super::retry_eintr(|| rustix::fs::readlinkat(base.fd(), name, Vec::new()))?;
     Ok(target.into_bytes())
 }
 

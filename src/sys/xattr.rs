@@ -82,6 +82,10 @@ impl Target<'_> {
     /// The value of `attr` (its size when `value` is empty), following a
     /// final symlink or not, like getxattr/lgetxattr.
     fn get(&self, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
+        super::retry_eintr(|| self.get_once(attr, value, follow))
+    }
+
+    fn get_once(&self, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {
         let (dir, name) = match *self {
             Target::Path(path) => return get_by_path(path, attr, value, follow),
             Target::Handle(fd) => return get_by_handle(fd, attr, value),
@@ -198,6 +202,20 @@ fn unsupported(e: Errno) -> bool {
     e == Errno::NOTSUP || e == Errno::OPNOTSUPP || e == Errno::NOSYS
 }
 
+/// Whether GNU ls keeps quiet about a failed probe: the attribute is not
+/// there or not supported (its getfilecon rule, which decides for its first
+/// probe); any other error it reports as `ls: NAME: error`.
+fn quiet(e: Errno) -> bool {
+    unsupported(e) || e == Errno::NODATA
+}
+
+/// A probe error GNU reports (status unchanged).
+pub type ProbeError = std::io::Error;
+
+fn reported(e: Errno) -> ProbeError {
+    std::io::Error::from_raw_os_error(e.raw_os_error())
+}
+
 impl AclProbe {
     fn selinux_enabled(&self) -> bool {
         *self
@@ -205,24 +223,31 @@ impl AclProbe {
             .get_or_init(|| rustix::fs::statfs("/sys/fs/selinux/enforce").is_ok())
     }
 
-    /// The marker for `target`. Never called for symlinks themselves, so
-    /// the probes follow links: a name reached through `-L`/`-H` reports
-    /// its target. `dev` is the file's device, `is_dir` adds the default
-    /// ACL.
-    pub fn marker(&self, target: Target<'_>, dev: (u32, u32), is_dir: bool) -> AccessMarker {
+    /// The marker for `target`, or the error GNU reports for it (then no
+    /// marker). Never called for symlinks themselves, so the probes follow
+    /// links: a name reached through `-L`/`-H` reports its target. `dev`
+    /// is the file's device, `is_dir` adds the default ACL.
+    pub fn marker(
+        &self,
+        target: Target<'_>,
+        dev: (u32, u32),
+        is_dir: bool,
+    ) -> Result<AccessMarker, ProbeError> {
         if !self.no_acl_devices.contains(dev) {
             let mut buf = [0u8; 256];
             match target.get(ACL_ACCESS, &mut buf[..], true) {
-                Ok(n) if n > TRIVIAL_ACL_SIZE => return AccessMarker::Acl,
-                Err(Errno::RANGE) => return AccessMarker::Acl,
+                Ok(n) if n > TRIVIAL_ACL_SIZE => return Ok(AccessMarker::Acl),
+                Err(Errno::RANGE) => return Ok(AccessMarker::Acl),
                 Err(e) if unsupported(e) => {
                     self.no_acl_devices.insert(dev);
                 }
+                Err(e) if !quiet(e) => return Err(reported(e)),
                 _ => {
                     if is_dir {
                         match target.get(ACL_DEFAULT, &mut buf[..], true) {
-                            Ok(n) if n > 0 => return AccessMarker::Acl,
-                            Err(Errno::RANGE) => return AccessMarker::Acl,
+                            Ok(n) if n > 0 => return Ok(AccessMarker::Acl),
+                            Err(Errno::RANGE) => return Ok(AccessMarker::Acl),
+                            Err(e) if !quiet(e) && e != Errno::INVAL => return Err(reported(e)),
                             _ => {}
                         }
                     }
@@ -231,39 +256,57 @@ impl AclProbe {
         }
         if self.selinux_enabled() && !self.no_context_devices.contains(dev) {
             match target.get(SELINUX, &mut [0u8; 0][..], true) {
-                Ok(n) if n > 0 => return AccessMarker::Context,
+                Ok(n) if n > 0 => return Ok(AccessMarker::Context),
                 Err(e) if unsupported(e) => {
                     self.no_context_devices.insert(dev);
                 }
+                Err(e) if !quiet(e) => return Err(reported(e)),
                 _ => {}
             }
         }
-        AccessMarker::None
+        Ok(AccessMarker::None)
     }
 }
 
 impl AclProbe {
     /// The SELinux context of `name` for `-Z`; None when there is none
-    /// (GNU prints `?`).
-    pub fn context(&self, target: Target<'_>, dev: (u32, u32)) -> Option<Vec<u8>> {
-        if !self.selinux_enabled() || self.no_context_devices.contains(dev) {
-            return None;
+    /// (GNU prints `?`), or the error GNU reports. Read whether or not
+    /// SELinux is enabled, as GNU reads it: files may carry one anyway.
+    pub fn context(
+        &self,
+        target: Target<'_>,
+        dev: (u32, u32),
+    ) -> Result<Option<Vec<u8>>, ProbeError> {
+        if self.no_context_devices.contains(dev) {
+            return Ok(None);
         }
         let mut buf = vec![0u8; 256];
-        match target.get(SELINUX, &mut buf[..], false) {
+        let mut got = target.get(SELINUX, &mut buf[..], false);
+        if got == Err(Errno::RANGE) {
+            // Longer than usual: ask its size, then read it.
+            if let Ok(n) = target.get(SELINUX, &mut [0u8; 0][..], false) {
+                buf.resize(n, 0);
+                got = target.get(SELINUX, &mut buf[..], false);
+            }
+        }
+        match got {
             Ok(n) => {
                 buf.truncate(n);
                 // The stored value ends with a NUL.
                 while buf.last() == Some(&0) {
                     buf.pop();
                 }
-                Some(buf)
+                Ok(Some(buf))
             }
             Err(e) => {
                 if unsupported(e) {
                     self.no_context_devices.insert(dev);
                 }
-                None
+                if quiet(e) {
+                    Ok(None)
+                } else {
+                    Err(reported(e))
+                }
             }
         }
     }

@@ -3,13 +3,13 @@
 //! On a network filesystem each stat or xattr read waits a round-trip, and
 //! a sequential `ls` is bound by latency, not by work. A small scoped pool
 //! of threads takes the entries in order, a chunk at a time, and fills them
-//! in where they are; errors come back indexed by entry, so what is printed
+//! in where they are; problems come back indexed by entry, so what is printed
 //! and reported afterwards does not depend on which thread finished first.
 #![forbid(unsafe_code)]
 
 use std::sync::Mutex;
 
-use super::probe::Prober;
+use super::probe::{Prober, Problems};
 use crate::entry::Entry;
 use crate::parallel;
 
@@ -26,7 +26,7 @@ pub fn probe_into(
     entries: &mut [Entry],
     threads: usize,
     chunk: usize,
-) -> Vec<(usize, std::io::Error)> {
+) -> Vec<(usize, Problems)> {
     let chunk = chunk.max(1);
     // More threads than chunks would have nothing to do.
     let threads = threads.min(entries.len().div_ceil(chunk));
@@ -39,9 +39,10 @@ pub fn probe_into(
         };
         for (j, entry) in piece.iter_mut().enumerate() {
             let facts = prober.probe(&entry.name, entry.file_type);
-            if let Some(err) = facts.record_into(entry) {
+            let problems = facts.record_into(entry);
+            if !problems.is_empty() {
                 let mut errors = errors.lock().unwrap_or_else(|e| e.into_inner());
-                errors.push((k * chunk + j, err));
+                errors.push((k * chunk + j, problems));
             }
         }
     };

@@ -3,28 +3,28 @@
 
 use crate::config::Config;
 use crate::options::Hidden;
+use crate::sys::fnmatch::Pattern;
 
-mod fnmatch;
-
-pub use fnmatch::fnmatch_period;
-
-pub struct Filter<'a> {
+/// What is left out of a listing; patterns match as the C library's
+/// `fnmatch(pattern, name, FNM_PERIOD)`, as in GNU ls.
+pub struct Filter {
     hidden: Hidden,
     ignore_backups: bool,
-    ignore: &'a [Vec<u8>],
-    hide: &'a [Vec<u8>],
-    /// Patterns match characters, not bytes, in UTF-8 locales.
-    utf8: bool,
+    ignore: Vec<Pattern>,
+    hide: Vec<Pattern>,
 }
 
-impl<'a> Filter<'a> {
-    pub fn new(config: &'a Config) -> Filter<'a> {
+fn patterns(list: &[Vec<u8>]) -> Vec<Pattern> {
+    list.iter().filter_map(|p| Pattern::new(p)).collect()
+}
+
+impl Filter {
+    pub fn new(config: &Config) -> Filter {
         Filter {
             hidden: config.hidden,
             ignore_backups: config.ignore_backups,
-            ignore: &config.ignore,
-            hide: &config.hide,
-            utf8: config.utf8,
+            ignore: patterns(&config.ignore),
+            hide: patterns(&config.hide),
         }
     }
 
@@ -37,17 +37,12 @@ impl<'a> Filter<'a> {
                 _ => {}
             }
         }
-        if self.hidden == Hidden::Skip
-            && self.hide.iter().any(|p| fnmatch_period(p, name, self.utf8))
-        {
+        if self.hidden == Hidden::Skip && self.hide.iter().any(|p| p.matches_period(name)) {
             return false;
         }
         if self.ignore_backups && name.last() == Some(&b'~') {
             return false;
         }
-        !self
-            .ignore
-            .iter()
-            .any(|p| fnmatch_period(p, name, self.utf8))
+        !self.ignore.iter().any(|p| p.matches_period(name))
     }
 }

@@ -6,6 +6,7 @@
 
 use std::ffi::{CStr, CString};
 
+use super::probe::{probe_xattrs, Problems};
 use super::Walker;
 use crate::entry::{Entry, LinkTarget};
 use crate::options::Dereference;
@@ -17,6 +18,14 @@ impl Walker<'_> {
     /// Stats one operand, following symlinks as `-H`/`-L`/the default rule
     /// for directories says. Reports failures.
     pub(super) fn stat_operand(&mut self, name: CString) -> Option<Entry> {
+        if self.config.hyperlink {
+            // GNU makes each name absolute for its link before the stat.
+            if let Err(err) = crate::sys::path::can_canonicalize(name.as_bytes()) {
+                let out = &mut self.out;
+                self.status
+                    .file_error(out, "error canonicalizing", name.as_bytes(), &err, true);
+            }
+        }
         let need = self.plan.need_for_operand();
         let follow_first = self.config.dereference != Dereference::Never;
         let flags = StatFlags {
@@ -55,8 +64,7 @@ impl Walker<'_> {
         let mut entry = Entry::new(name, meta.file_type().unwrap_or(FileType::Unknown));
         entry.meta = Some(Box::new(meta));
         entry.operand = true;
-        self.complete_link(Base::Cwd, &mut entry);
-        self.probe_xattrs(&mut entry);
+        self.probe_operand(&mut entry);
         Some(entry)
     }
 
@@ -79,44 +87,68 @@ impl Walker<'_> {
         }
     }
 
-    /// An operand's ACL marker and `-Z` context, when asked for.
-    fn probe_xattrs(&mut self, entry: &mut Entry) {
+    /// Whether any operand, whatever became of it (a file, a directory, or
+    /// missing), is quoted with a leading quote: GNU decides the quote
+    /// alignment of the operand files from all of them.
+    pub(super) fn any_quoted(&self, operands: &[std::ffi::OsString]) -> bool {
+        use std::os::unix::ffi::OsStrExt;
+        let mut scratch = Vec::new();
+        let names = &self.printer.names;
+        operands
+            .iter()
+            .any(|op| names.measure(op.as_bytes(), &mut scratch).starts_with_quote)
+    }
+
+    /// An operand's ACL marker and `-Z` context, and its symlink's target
+    /// (read and/or stat'ed), as the plan asks; what fails is reported as
+    /// for an entry, with an operand's status.
+    fn probe_operand(&mut self, entry: &mut Entry) {
         let Some(meta) = entry.meta.as_ref().filter(|_| !entry.stat_failed) else {
             return;
         };
-        let dev = meta.dev();
-        let is_dir = entry.file_type == FileType::Directory;
+        let mut problems = Problems::default();
         let target = Target::Path(&entry.name);
-        // Symlinks carry no ACL of their own (and the kernel answers "not
-        // supported" for them, which must not mark the whole device).
-        if self.plan.access_marker && entry.file_type != FileType::Symlink {
-            entry.access = self.xattrs.marker(target, dev, is_dir);
+        let probed = probe_xattrs(
+            &self.plan,
+            &self.xattrs,
+            target,
+            meta.dev(),
+            entry.file_type,
+        );
+        (entry.access, entry.context, problems.xattr) = probed;
+        if entry.file_type == FileType::Symlink {
+            entry.link = Some(Box::new(self.operand_link(&entry.name, &mut problems)));
         }
-        if self.plan.context {
-            entry.context = self.xattrs.context(target, dev);
+        if !problems.is_empty() {
+            self.report_problems(b"", entry, problems);
         }
     }
 
-    /// Reads and/or stats an operand symlink's target when the plan needs it.
-    fn complete_link(&mut self, base: Base<'_>, entry: &mut Entry) {
-        if entry.file_type != FileType::Symlink {
-            return;
-        }
+    /// An operand symlink's target as the plan needs it: read (a failure
+    /// goes to `problems`, and then the target is not stat'ed, as in GNU),
+    /// and stat'ed.
+    fn operand_link(&self, name: &CStr, problems: &mut Problems) -> LinkTarget {
         let mut link = LinkTarget::default();
         if self.plan.read_link {
-            link.path = read_link(base, &entry.name).ok();
+            match read_link(Base::Cwd, name) {
+                Ok(path) => link.path = Some(path),
+                Err(err) => {
+                    problems.read_link = Some(err);
+                    return link;
+                }
+            }
         }
         if !self.plan.link_target.is_empty() {
             let flags = StatFlags {
                 follow: true,
                 dont_sync: false,
             };
-            match stat_at(base, &entry.name, self.plan.link_target, flags) {
+            match stat_at(Base::Cwd, name, self.plan.link_target, flags) {
                 Ok(m) => link.meta = Some(m),
                 Err(_) => link.broken = true,
             }
         }
-        entry.link = Some(Box::new(link));
+        link
     }
 }
 

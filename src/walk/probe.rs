@@ -28,15 +28,34 @@ pub struct Facts {
     pub link: Option<Box<LinkTarget>>,
     pub access: AccessMarker,
     pub context: Option<Vec<u8>>,
+    /// What went wrong after the stat, to be reported.
+    pub problems: Problems,
+}
+
+/// What went wrong probing one entry, for the walker to report in
+/// directory order, in GNU's order: the stat (then nothing else is
+/// probed), the ACL/context probe (`ls: NAME: error`, status unchanged),
+/// the symlink's contents (`cannot read symbolic link`).
+#[derive(Debug, Default)]
+pub struct Problems {
+    pub stat: Option<std::io::Error>,
+    pub xattr: Option<std::io::Error>,
+    pub read_link: Option<std::io::Error>,
+}
+
+impl Problems {
+    pub fn is_empty(&self) -> bool {
+        self.stat.is_none() && self.xattr.is_none() && self.read_link.is_none()
+    }
 }
 
 impl Facts {
     /// Stores what was learned in `entry`: a vanished or unreadable entry
-    /// keeps its name, is marked for `?`s, and its error is handed back for
-    /// the caller to report in directory order.
-    pub fn record_into(self, entry: &mut Entry) -> Option<std::io::Error> {
+    /// keeps its name and is marked for `?`s. What went wrong is handed
+    /// back for the caller to report in directory order.
+    pub fn record_into(self, entry: &mut Entry) -> Problems {
         match self.stat {
-            None => return None,
+            None => return Problems::default(),
             Some(Ok(meta)) => {
                 if let Some(t) = meta.file_type() {
                     entry.file_type = t;
@@ -45,13 +64,16 @@ impl Facts {
             }
             Some(Err(err)) => {
                 entry.stat_failed = true;
-                return Some(err);
+                return Problems {
+                    stat: Some(err),
+                    ..Problems::default()
+                };
             }
         }
         entry.link = self.link;
         entry.access = self.access;
         entry.context = self.context;
-        None
+        self.problems
     }
 }
 
@@ -127,16 +149,12 @@ impl Prober<'_> {
         // A mask without the type keeps the type getdents reported.
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
-        if file_type == FileType::Symlink {
-            let path = if self.plan.read_link {
-                read_link(self.base(), name).ok()
-            } else {
-                None
-            };
-            facts.link = Some(Box::new(self.link_target(name, path)));
-        }
         let target = Target::InDir(self.dir, name);
         self.probe_xattrs(&mut facts, target, &meta, file_type);
+        if file_type == FileType::Symlink {
+            let path = self.plan.read_link.then(|| read_link(self.base(), name));
+            facts.link = Some(Box::new(self.link_target(name, path, &mut facts.problems)));
+        }
         facts.stat = Some(Ok(meta));
         facts
     }
@@ -162,26 +180,34 @@ impl Prober<'_> {
         // A mask without the type keeps the type getdents reported.
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
-        if file_type == FileType::Symlink {
-            let path = if self.plan.read_link {
-                read_link_handle(handle).ok()
-            } else {
-                None
-            };
-            facts.link = Some(Box::new(self.link_target(name, path)));
-        }
         self.probe_xattrs(&mut facts, Target::Handle(handle), &meta, file_type);
+        if file_type == FileType::Symlink {
+            let path = self.plan.read_link.then(|| read_link_handle(handle));
+            facts.link = Some(Box::new(self.link_target(name, path, &mut facts.problems)));
+        }
         facts.stat = Some(Ok(meta));
         facts
     }
 
-    /// The symlink's target as the plan needs it: `path` already read, and
-    /// the target stat'ed (by name: it is another file).
-    fn link_target(&self, name: &CStr, path: Option<Vec<u8>>) -> LinkTarget {
-        let mut link = LinkTarget {
-            path,
-            ..LinkTarget::default()
-        };
+    /// The symlink's target as the plan needs it: `path` already read (if
+    /// the plan reads it), and the target stat'ed (by name: it is another
+    /// file) unless reading it failed, which GNU reports and then stats
+    /// nothing.
+    fn link_target(
+        &self,
+        name: &CStr,
+        path: Option<std::io::Result<Vec<u8>>>,
+        problems: &mut Problems,
+    ) -> LinkTarget {
+        let mut link = LinkTarget::default();
+        match path {
+            Some(Ok(path)) => link.path = Some(path),
+            Some(Err(err)) => {
+                problems.read_link = Some(err);
+                return link;
+            }
+            None => {}
+        }
         if !self.plan.link_target.is_empty() {
             let flags = StatFlags {
                 follow: true,
@@ -202,15 +228,36 @@ impl Prober<'_> {
         meta: &Metadata,
         file_type: FileType,
     ) {
-        let dev = meta.dev();
-        // Symlinks carry no ACL of their own (and the kernel answers "not
-        // supported" for them, which must not mark the whole device).
-        if self.plan.access_marker && file_type != FileType::Symlink {
-            let is_dir = file_type == FileType::Directory;
-            facts.access = self.xattrs.marker(target, dev, is_dir);
-        }
-        if self.plan.context {
-            facts.context = self.xattrs.context(target, dev);
+        let probed = probe_xattrs(self.plan, self.xattrs, target, meta.dev(), file_type);
+        (facts.access, facts.context, facts.problems.xattr) = probed;
+    }
+}
+
+/// The ACL marker and `-Z` context the plan asks for, and the error GNU
+/// reports when a probe fails: its context probe comes first, and after a
+/// failure it probes nothing more.
+pub fn probe_xattrs(
+    plan: &Plan,
+    xattrs: &AclProbe,
+    target: Target<'_>,
+    dev: (u32, u32),
+    file_type: FileType,
+) -> (AccessMarker, Option<Vec<u8>>, Option<std::io::Error>) {
+    let mut context = None;
+    if plan.context {
+        match xattrs.context(target, dev) {
+            Ok(c) => context = c,
+            Err(e) => return (AccessMarker::None, None, Some(e)),
         }
     }
+    // Symlinks carry no ACL of their own (and the kernel answers "not
+    // supported" for them, which must not mark the whole device).
+    if plan.access_marker && file_type != FileType::Symlink {
+        let is_dir = file_type == FileType::Directory;
+        match xattrs.marker(target, dev, is_dir) {
+            Ok(marker) => return (marker, context, None),
+            Err(e) => return (AccessMarker::None, context, Some(e)),
+        }
+    }
+    (AccessMarker::None, context, None)
 }

@@ -5,12 +5,16 @@
 #
 # usage: CAPTURE_FPATH=DIR zsh -f zsh-complete.zsh 'ls --color='
 #   CAPTURE_FPATH: a directory put first in $fpath (the completion under
-#   test), or empty for zsh's own functions only.
+#   test), or empty for zsh's own functions only (vendor and site
+#   directories are left out either way).
 zmodload zsh/zpty || exit 3
 zpty z zsh -f -i
 init=$(mktemp)
 cat > $init <<'INIT'
 PROMPT=
+# zsh's own functions only, or the one under test first: never what a
+# package put in the vendor or site directories.
+fpath=(${fpath:#*/(site-functions|vendor-completions|vendor-functions)})
 [[ -n $CAPTURE_FPATH ]] && fpath=($CAPTURE_FPATH $fpath)
 autoload -U compinit && compinit -u -D
 bindkey '^M' undefined

@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+pub mod latfs;
+pub mod pty;
+
 /// Path of the binary under test.
 pub fn ours() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_ls"))

@@ -55,7 +55,8 @@ pub(super) fn quote_into(q: &Quoter, name: &[u8], out: &mut Vec<u8>) -> bool {
         }
         QuotingStyle::Shell | QuotingStyle::ShellEscape => {
             let esc = q.style == QuotingStyle::ShellEscape;
-            if shell_needs_quotes(name, esc, q.utf8, q.extra) {
+            // An empty name is `''`, as a shell needs it.
+            if name.is_empty() || shell_needs_quotes(name, esc, q.utf8, q.extra) {
                 // Once quotes are forced, GNU forgets the extra characters.
                 shell_always(name, esc, q.utf8, 0, out);
                 true

@@ -281,3 +281,21 @@ fn which_listings_align() {
     assert!(!listing_aligns_quotes(ShellAlways, Long, 80));
     assert!(!listing_aligns_quotes(Escape, Vertical, 80));
 }
+
+#[test]
+fn an_empty_name_is_quoted_by_the_shell_styles() {
+    for (style, expected) in [
+        (QuotingStyle::Shell, "''"),
+        (QuotingStyle::ShellEscape, "''"),
+        (QuotingStyle::ShellAlways, "''"),
+        (QuotingStyle::C, "\"\""),
+        (QuotingStyle::CMaybe, ""),
+        (QuotingStyle::Literal, ""),
+    ] {
+        let q = Quoter::new(style, false, true);
+        let mut out = Vec::new();
+        let quoted = q.quote(b"", &mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), expected, "{style:?}");
+        assert_eq!(quoted.starts_with_quote, !expected.is_empty(), "{style:?}");
+    }
+}

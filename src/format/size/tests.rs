@@ -408,3 +408,86 @@ fn option_and_environment_resolution() {
     assert_eq!(resolve(&[BlockSize(p("K"))], bs("1")), r("4K", "1K"));
     assert_eq!(resolve(&[Human, Kibibytes], bs("K")), r("4.0K", "1000"));
 }
+
+fn punct(point: &str, sep: &str, grouping: &[u8]) -> Numeric {
+    Numeric {
+        decimal_point: point.as_bytes().to_vec(),
+        thousands_sep: sep.as_bytes().to_vec(),
+        grouping: grouping.to_vec(),
+    }
+}
+
+fn render_with(f: &SizeFormat, bytes: u128, n: &Numeric) -> String {
+    let mut out = Vec::new();
+    f.render_into(bytes, n, &mut out);
+    String::from_utf8(out).unwrap()
+}
+
+/// GNU's `group_number`: sizes from the right, the last repeated, CHAR_MAX
+/// leaving the rest whole; the separator may be multibyte (ru_RU: U+202F).
+#[test]
+fn thousands_grouping_follows_localeconv() {
+    let ru = punct(",", "\u{202f}", &[3, 3]);
+    assert_eq!(
+        render_with(&p("'1"), 6_397_952, &ru),
+        "6\u{202f}397\u{202f}952"
+    );
+    assert_eq!(render_with(&p("'1"), 999, &ru), "999");
+    let de = punct(",", ".", &[3, 3]);
+    assert_eq!(render_with(&p("'kB"), 100_000_000, &de), "100.000kB");
+    let india = punct(".", ",", &[3, 2]);
+    assert_eq!(render_with(&p("'1"), 123_456_789, &india), "12,34,56,789");
+    let once = punct(".", ",", &[3, 127]);
+    assert_eq!(render_with(&p("'1"), 123_456_789, &once), "123456,789");
+    // No grouping in the C locale, even with `'`.
+    assert_eq!(
+        render_with(&p("'1"), 123_456_789, &Numeric::c()),
+        "123456789"
+    );
+}
+
+/// `-h`/`--si` use LC_NUMERIC's decimal point (`4,0K` in de_DE); `'`
+/// groups their integer part too.
+#[test]
+fn human_sizes_use_the_locale_decimal_point() {
+    let de = punct(",", ".", &[3, 3]);
+    assert_eq!(render_with(&SizeFormat::human_1024(), 4096, &de), "4,0K");
+    assert_eq!(render_with(&SizeFormat::human_si(), 1_500_000, &de), "1,5M");
+    assert_eq!(
+        render_with(&SizeFormat::human_1024(), 1_047_552, &de),
+        "1023K"
+    );
+    assert_eq!(render_with(&p("'h"), 1_047_552, &de), "1.023K");
+}
+
+/// Columns of a grouped size are display columns in a UTF-8 locale (U+202F
+/// is one) and bytes in the C locale (GNU's mbswidth).
+#[test]
+fn separator_widths_are_display_columns() {
+    for (locale, want) in [("ru_RU.UTF-8", 9), ("C", 13)] {
+        if crate::tests::in_child(
+            "format::size::tests::separator_widths_in_child",
+            &[("LC_ALL", locale), ("WANT_COLUMNS", &want.to_string())],
+        ) {
+            unreachable!("the parent is not the child");
+        }
+    }
+}
+
+#[test]
+fn separator_widths_in_child() {
+    let Some(want) = std::env::var_os("STATLS_TEST_CHILD").and(std::env::var_os("WANT_COLUMNS"))
+    else {
+        return;
+    };
+    crate::sys::locale::init();
+    let text = "6\u{202f}397\u{202f}952";
+    let cols = crate::sys::mbwidth::text_columns(text.as_bytes());
+    assert_eq!(cols.to_string(), want.to_string_lossy());
+    if cols == 9 && crate::sys::mbwidth::multibyte() {
+        // The locale is there: its separator is U+202F.
+        let n = crate::sys::numeric::numeric();
+        assert_eq!(n.thousands_sep, "\u{202f}".as_bytes());
+        assert_eq!(n.decimal_point, b",");
+    }
+}

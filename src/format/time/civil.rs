@@ -1,91 +1,110 @@
-//! Calendar arithmetic: broken-down local time from epoch seconds and a UTC
-//! offset, over the whole `i64` range (jiff stops at year 9999; glibc's
-//! `localtime` stops only when `tm_year` overflows an `int`).
+//! Calendar arithmetic on a broken-down local time: ISO weeks and the
+//! week numbers of `%U`/`%W`, as gnulib's `nstrftime` computes them.
 #![forbid(unsafe_code)]
 
-const SECS_PER_DAY: i64 = 86_400;
+use crate::sys::time::LocalTime;
 
-/// A broken-down time, like `struct tm` plus nanoseconds and the epoch
-/// seconds it came from.
+/// A broken-down local time (the C library's `localtime_r`) with the
+/// nanoseconds and the epoch seconds it came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BrokenDown {
-    /// Full proleptic Gregorian year (`tm_year + 1900`).
-    pub year: i64,
-    /// 1..=12.
-    pub month: u8,
-    /// 1..=31.
-    pub day: u8,
-    pub hour: u8,
-    pub minute: u8,
-    pub second: u8,
-    /// Day of the year, 0..=365.
-    pub yday: u16,
-    /// Day of the week, 0 = Sunday.
-    pub wday: u8,
+    pub tm: LocalTime,
     pub nsec: u32,
-    /// Seconds east of UTC.
-    pub offset: i32,
     /// Seconds since the epoch (`%s`).
     pub epoch: i64,
 }
 
+/// Breaks `sec` (with `nsec`) down in the local time zone; `None` where
+/// `localtime_r` fails.
+pub fn break_down(sec: i64, nsec: u32) -> Option<BrokenDown> {
+    crate::sys::time::localtime(sec).map(|tm| BrokenDown {
+        tm,
+        nsec,
+        epoch: sec,
+    })
+}
+
+const DAY: i64 = 86_400;
+/// Slots of the day cache (a direct-mapped table keyed by the UTC day).
+const SLOTS: usize = 2048;
+
+/// `localtime_r` for many times, one call per local day instead of one
+/// per time: a day is cached when the C library says that its first and
+/// last seconds (00:00:00 and 23:59:59, 86 399 s apart) have the same date,
+/// offset, daylight flag and zone name as the time asked for, so no
+/// transition and no leap second falls inside it (a day with one is never
+/// cached; no zone in the tz database changes and changes back within two
+/// days). Times inside a cached day are derived from its midnight.
+#[derive(Clone, Debug, Default)]
+pub struct DayCache {
+    slots: std::cell::RefCell<Vec<Option<(i64, LocalTime)>>>,
+}
+
+impl DayCache {
+    /// Breaks `sec` down in the local time zone, as [`break_down`].
+    pub fn break_down(&self, sec: i64, nsec: u32) -> Option<BrokenDown> {
+        let slot = sec.div_euclid(DAY).rem_euclid(SLOTS as i64) as usize;
+        let mut slots = self.slots.borrow_mut();
+        if slots.is_empty() {
+            slots.resize(SLOTS, None);
+        }
+        if let Some((midnight, day)) = &slots[slot] {
+            let into = sec.wrapping_sub(*midnight);
+            if (0..DAY).contains(&into) {
+                let tm = LocalTime {
+                    hour: (into / 3600) as u8,
+                    minute: (into / 60 % 60) as u8,
+                    second: (into % 60) as u8,
+                    ..*day
+                };
+                return Some(BrokenDown {
+                    tm,
+                    nsec,
+                    epoch: sec,
+                });
+            }
+        }
+        let t = break_down(sec, nsec)?;
+        if let Some(day) = whole_day(sec, &t.tm) {
+            slots[slot] = Some(day);
+        }
+        Some(t)
+    }
+}
+
+/// The midnight and its broken-down time of the local day holding `sec`,
+/// when the whole day has one offset (see [`DayCache`]).
+fn whole_day(sec: i64, tm: &LocalTime) -> Option<(i64, LocalTime)> {
+    if tm.second > 59 {
+        return None;
+    }
+    let into = i64::from(tm.hour) * 3600 + i64::from(tm.minute) * 60 + i64::from(tm.second);
+    let midnight = sec.checked_sub(into)?;
+    let first = crate::sys::time::localtime(midnight)?;
+    let last = crate::sys::time::localtime(midnight.checked_add(DAY - 1)?)?;
+    let same = |o: &LocalTime| {
+        (o.year, o.yday, o.gmtoff, o.isdst, o.zone)
+            == (tm.year, tm.yday, tm.gmtoff, tm.isdst, tm.zone)
+    };
+    let whole = same(&first)
+        && same(&last)
+        && (first.hour, first.minute, first.second) == (0, 0, 0)
+        && (last.hour, last.minute, last.second) == (23, 59, 59);
+    whole.then_some((midnight, first))
+}
+
 /// Whether `year` is a Gregorian leap year.
-pub fn is_leap(year: i64) -> bool {
+fn is_leap(year: i64) -> bool {
     year.rem_euclid(4) == 0 && (year.rem_euclid(100) != 0 || year.rem_euclid(400) == 0)
 }
 
 /// Days in `year`.
-pub fn year_days(year: i64) -> i64 {
+fn year_days(year: i64) -> i64 {
     if is_leap(year) {
         366
     } else {
         365
     }
-}
-
-/// (year, month, day) of a day count since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, u8, u8) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month as u8, day as u8)
-}
-
-/// Day of the year (0-based) of a civil date.
-fn day_of_year(year: i64, month: u8, day: u8) -> u16 {
-    const CUM: [u16; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
-    let m = usize::from(month.clamp(1, 12)) - 1;
-    let leap = u16::from(month > 2 && is_leap(year));
-    CUM[m] + leap + u16::from(day) - 1
-}
-
-/// Breaks `sec` (with `nsec`) down at UTC offset `offset`. `None` when the
-/// year does not fit `tm_year` (an `int`), where glibc's `localtime` fails.
-pub fn break_down(sec: i64, nsec: u32, offset: i32) -> Option<BrokenDown> {
-    let local = i128::from(sec) + i128::from(offset);
-    let days = i64::try_from(local.div_euclid(i128::from(SECS_PER_DAY))).ok()?;
-    let rem = i64::try_from(local.rem_euclid(i128::from(SECS_PER_DAY))).ok()?;
-    let (year, month, day) = civil_from_days(days);
-    i32::try_from(year - 1900).ok()?;
-    Some(BrokenDown {
-        year,
-        month,
-        day,
-        hour: (rem / 3600) as u8,
-        minute: (rem / 60 % 60) as u8,
-        second: (rem % 60) as u8,
-        yday: day_of_year(year, month, day),
-        wday: (days + 4).rem_euclid(7) as u8,
-        nsec,
-        offset,
-        epoch: sec,
-    })
 }
 
 /// Days from the start of ISO week 1 of `year` to day `yday` (may be
@@ -100,15 +119,15 @@ fn iso_week_days(yday: i64, wday: i64) -> i64 {
 impl BrokenDown {
     /// ISO 8601 week-based year and week number (`%G`, `%V`).
     pub fn iso_week(&self) -> (i64, i64) {
-        let yday = i64::from(self.yday);
-        let wday = i64::from(self.wday);
-        let mut year = self.year;
+        let yday = i64::from(self.tm.yday);
+        let wday = i64::from(self.tm.wday);
+        let mut year = self.tm.year;
         let mut days = iso_week_days(yday, wday);
         if days < 0 {
             year -= 1;
             days = iso_week_days(yday + year_days(year), wday);
         } else {
-            let next = iso_week_days(yday - year_days(self.year), wday);
+            let next = iso_week_days(yday - year_days(self.tm.year), wday);
             if next >= 0 {
                 year += 1;
                 days = next;
@@ -119,56 +138,11 @@ impl BrokenDown {
 
     /// Week of the year, weeks starting on Sunday (`%U`).
     pub fn week_sunday(&self) -> i64 {
-        (i64::from(self.yday) + 7 - i64::from(self.wday)) / 7
+        (i64::from(self.tm.yday) + 7 - i64::from(self.tm.wday)) / 7
     }
 
     /// Week of the year, weeks starting on Monday (`%W`).
     pub fn week_monday(&self) -> i64 {
-        (i64::from(self.yday) + 7 - (i64::from(self.wday) + 6) % 7) / 7
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn epoch_and_negative_times() {
-        let t = break_down(0, 0, 0).unwrap();
-        assert_eq!((t.year, t.month, t.day, t.wday, t.yday), (1970, 1, 1, 4, 0));
-        let t = break_down(-1, 0, 0).unwrap();
-        assert_eq!(
-            (t.year, t.month, t.day, t.hour, t.second),
-            (1969, 12, 31, 23, 59)
-        );
-        assert_eq!(t.wday, 3);
-    }
-
-    #[test]
-    fn limits_of_tm_year() {
-        // `ls` prints the last of these as 2147485547-12-31 23:59:59 and
-        // the next second as a plain number of seconds.
-        let t = break_down(67_768_036_191_676_799, 0, 0).unwrap();
-        assert_eq!((t.year, t.month, t.day), (2_147_485_547, 12, 31));
-        assert!(break_down(67_768_036_191_676_800, 0, 0).is_none());
-        let t = break_down(-67_768_040_609_740_800, 0, 0).unwrap();
-        assert_eq!((t.year, t.month, t.day), (-2_147_481_748, 1, 1));
-        assert!(break_down(-67_768_040_609_740_801, 0, 0).is_none());
-        assert!(break_down(i64::MAX, 0, 0).is_none());
-        assert!(break_down(i64::MIN, 0, i32::MIN).is_none());
-    }
-
-    #[test]
-    fn iso_weeks() {
-        // 2026-06-03 (Wednesday): %V 23, %U 22, %W 22 per `date`.
-        let t = break_down(1_780_448_628, 0, 0).unwrap();
-        assert_eq!(t.iso_week(), (2026, 23));
-        assert_eq!((t.week_sunday(), t.week_monday()), (22, 22));
-        // 2021-01-01 is a Friday in ISO week 2020-W53.
-        let t = break_down(1_609_459_200, 0, 0).unwrap();
-        assert_eq!(t.iso_week(), (2020, 53));
-        // 2024-12-30 is a Monday in ISO week 2025-W01.
-        let t = break_down(1_735_516_800, 0, 0).unwrap();
-        assert_eq!(t.iso_week(), (2025, 1));
+        (i64::from(self.tm.yday) + 7 - (i64::from(self.tm.wday) + 6) % 7) / 7
     }
 }

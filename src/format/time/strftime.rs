@@ -1,43 +1,26 @@
-//! A GNU `nstrftime` work-alike for the C locale: a format is parsed once
-//! into pieces, then rendered per timestamp without allocating.
+//! A GNU `nstrftime` work-alike (gnulib as built into coreutils 9.1): a
+//! format is parsed once into pieces, then rendered per timestamp.
+//!
+//! Numbers, `%N`, `%s`, `%z`, `%Z` and the fixed composites (`%D` `%F` `%R`
+//! `%T`) are done here, as gnulib does them itself; every conversion whose
+//! text comes from LC_TIME (names, AM/PM, `%c` `%x` `%X` `%r`, `%E*`, and
+//! `%O*` on a non-negative number) is the C library's `strftime` for that
+//! one conversion, then padded and case-changed byte by byte as gnulib does.
 //!
 //! Flags `-` (no padding), `_` (spaces), `0` (zeros), `+` (zeros, and a
 //! sign on years wider than usual), `^` (upper case), `#` (swap case);
-//! a decimal field width; `E`/`O` modifiers where glibc accepts them; `%:z`
-//! `%::z` `%:::z`. Anything else is copied literally, as gnulib does.
+//! a decimal field width; `E`/`O` modifiers where gnulib accepts them;
+//! `%:z` `%::z` `%:::z`. Anything else is copied literally, as gnulib does.
 #![forbid(unsafe_code)]
 
 use super::civil::BrokenDown;
-use super::zone::Zone;
+use crate::sys::time::strftime_one;
 
-const DAYS: [&str; 7] = [
-    "Sunday",
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-];
-const MONTHS: [&str; 12] = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-];
 /// Widths past this make `ls` fall back to printing seconds anyway.
 const MAX_WIDTH: usize = 4096;
 /// Conversions that reject the `E` and the `O` modifier.
 const E_BAD: &[u8] = b"aAbBdDeFgGhHIjklmMNSUVwW";
-const O_BAD: &[u8] = b"aAcDFqxXY";
+const O_BAD: &[u8] = b"aAcDFxXY";
 /// Conversions rendered at format time (for the `parse` step to accept).
 const KNOWN: &[u8] = b"aAbBcCdDeFgGhHIjklmMNpPqrRsStTuUVwWxXyYzZ";
 
@@ -75,7 +58,7 @@ enum Piece {
 }
 
 /// A parsed strftime format.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Format {
     pieces: Vec<Piece>,
 }
@@ -184,6 +167,8 @@ impl Parser<'_> {
                     None => false,
                 };
                 if rejected {
+                    // gnulib applies `#` to `%b` before it rejects `%Eb`.
+                    spec.upper |= spec.swap && (c == b'b' || c == b'h');
                     self.bad(&fmt[start..=j], &spec);
                 } else {
                     spec.conv = c;
@@ -203,16 +188,20 @@ impl Parser<'_> {
     fn colons(&mut self, start: usize, j: usize, mut spec: Spec, modifier: Option<u8>) -> usize {
         let fmt = self.fmt;
         let n = fmt[j..].iter().take_while(|c| **c == b':').count();
-        let z_follows = (1..=3).contains(&n) && fmt.get(j + n) == Some(&b'z');
-        if z_follows {
+        if fmt.get(j + n) != Some(&b'z') {
+            self.bad(&fmt[start..=j], &spec);
+            return j + 1;
+        }
+        if n > 3 {
+            // gnulib rejects `%::::z` as a whole, through the `z`.
+            self.bad(&fmt[start..=j + n], &spec);
+        } else {
             spec.modifier = modifier.unwrap_or(0);
             spec.conv = b'z';
             spec.colons = n as u8;
             self.conv(spec);
-            return j + n + 1;
         }
-        self.bad(&fmt[start..=j], &spec);
-        j + 1
+        j + n + 1
     }
 }
 
@@ -240,11 +229,11 @@ impl Format {
     }
 
     /// Appends `t` rendered with this format.
-    pub fn render(&self, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+    pub fn render(&self, t: &BrokenDown, out: &mut Vec<u8>) {
         for piece in &self.pieces {
             match piece {
                 Piece::Lit(bytes) => out.extend_from_slice(bytes),
-                Piece::Conv(spec) => convert(spec, t, zone, out),
+                Piece::Conv(spec) => convert(spec, t, None, out),
             }
         }
     }
@@ -292,7 +281,8 @@ fn push_signed(
     out.extend_from_slice(s);
 }
 
-/// A numeric conversion. Year-like ones (`yearish`) get a `+` under the
+/// A numeric conversion. Year-like ones (`yr` is `Some`) take the padding
+/// of an enclosing `%D`/`%F` when they have none, and get a `+` under the
 /// `+` flag when wider than their usual `natural` digits.
 fn push_num(
     out: &mut Vec<u8>,
@@ -300,14 +290,17 @@ fn push_num(
     natural: usize,
     spec: &Spec,
     default_pad: u8,
-    yearish: bool,
+    yr: Option<Option<u8>>,
 ) {
-    let pad = spec.pad.unwrap_or(default_pad);
+    let pad = spec.pad.or(yr.flatten()).unwrap_or(default_pad);
     let abs = value.unsigned_abs();
     let limit = if natural == 2 { 99 } else { 9999 };
     let sign = if value < 0 {
         Some(b'-')
-    } else if pad == b'+' && yearish && (abs > limit || spec.width.is_some_and(|w| w > natural)) {
+    } else if pad == b'+'
+        && yr.is_some()
+        && (abs > limit || spec.width.is_some_and(|w| w > natural))
+    {
         Some(b'+')
     } else {
         None
@@ -316,8 +309,8 @@ fn push_num(
 }
 
 /// `%C`: the century, negative (even "-0") for years before 0.
-fn push_century(out: &mut Vec<u8>, year: i64, spec: &Spec) {
-    let pad = spec.pad.unwrap_or(b'0');
+fn push_century(out: &mut Vec<u8>, year: i64, spec: &Spec, yr: Option<u8>) {
+    let pad = spec.pad.or(yr).unwrap_or(b'0');
     let abs = year.unsigned_abs() / 100;
     let sign = if year < 0 {
         Some(b'-')
@@ -334,26 +327,30 @@ fn year2(year: i64) -> i64 {
     (year.unsigned_abs() % 100) as i64
 }
 
-/// glibc's two-digit year (used by `%x`, `%Ey`, `%Oy`):
-/// `(tm_year % 100 + 100) % 100`.
-fn glibc_year2(year: i64) -> i64 {
-    i64::from(((year - 1900) as i32 % 100 + 100) % 100)
+/// LC_CTYPE's `toupper`/`tolower` per byte, read once.
+fn case_tables() -> &'static ([u8; 256], [u8; 256]) {
+    static TABLES: std::sync::OnceLock<([u8; 256], [u8; 256])> = std::sync::OnceLock::new();
+    TABLES.get_or_init(crate::sys::time::case_tables)
 }
 
-/// Text with the case changes the flags ask for, padded.
-fn push_text(out: &mut Vec<u8>, text: &[u8], spec: &Spec, upper: bool, lower: bool) {
-    let start = out.len();
-    out.extend_from_slice(text);
-    finish_text(out, start, spec, upper, lower);
-}
-
+/// gnulib's `cpy`: `out[start..]` changed to lower (which wins) or upper
+/// case byte by byte, then left-padded to the width.
 fn finish_text(out: &mut Vec<u8>, start: usize, spec: &Spec, upper: bool, lower: bool) {
-    if lower {
-        out[start..].make_ascii_lowercase();
-    } else if upper {
-        out[start..].make_ascii_uppercase();
+    if lower || upper {
+        let (up, low) = case_tables();
+        let table = if lower { low } else { up };
+        for b in &mut out[start..] {
+            *b = table[usize::from(*b)];
+        }
     }
     pad_from(out, start, spec.width, text_fill(spec.pad));
+}
+
+/// A conversion the C library renders (its text comes from LC_TIME).
+fn underlying(spec: &Spec, conv: u8, t: &BrokenDown, upper: bool, lower: bool, out: &mut Vec<u8>) {
+    let start = out.len();
+    strftime_one(spec.modifier, conv, &t.tm, out);
+    finish_text(out, start, spec, upper, lower);
 }
 
 fn hour12(h: u8) -> i64 {
@@ -363,64 +360,26 @@ fn hour12(h: u8) -> i64 {
     }
 }
 
-/// A composite conversion (`%c`, `%D`, `%T`, …): rendered with default
-/// flags, then upper-cased under `^` and padded as a whole.
-fn composite(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+/// `%D`, `%R`, `%T`: rendered with default flags (years padded as the
+/// composite asks), then padded as a whole.
+fn composite(spec: &Spec, t: &BrokenDown, out: &mut Vec<u8>) {
     let start = out.len();
-    if let Some(fmt) = locale_format(spec.conv) {
-        let depth = LOCALE_DEPTH.with(|d| d.get());
-        if depth < 2 {
-            LOCALE_DEPTH.with(|d| d.set(depth + 1));
-            fmt.render(t, zone, out);
-            LOCALE_DEPTH.with(|d| d.set(depth));
-            finish_text(out, start, spec, spec.upper, false);
-            return;
-        }
-    }
-    let p = Spec::plain;
-    match spec.conv {
-        b'c' => {
-            joined(b"abeT", b' ', t, zone, out);
-            // glibc prints tm_year + 1900 as an int.
-            let year = (t.year - 1900) as i32;
-            out.push(b' ');
-            out.extend_from_slice(year.wrapping_add(1900).to_string().as_bytes());
-        }
-        b'D' | b'x' => {
-            convert(&p(b'm'), t, zone, out);
-            out.push(b'/');
-            convert(&p(b'd'), t, zone, out);
-            out.push(b'/');
-            let y = if spec.conv == b'x' {
-                glibc_year2(t.year)
-            } else {
-                year2(t.year)
-            };
-            push_num(out, y, 2, &p(b'y'), b'0', true);
-        }
-        b'r' => {
-            joined(b"IMS", b':', t, zone, out);
-            out.push(b' ');
-            convert(&p(b'p'), t, zone, out);
-        }
-        b'R' => joined(b"HM", b':', t, zone, out),
-        _ => joined(b"HMS", b':', t, zone, out),
-    }
-    finish_text(out, start, spec, spec.upper, false);
-}
-
-/// The conversions `convs`, each with default flags, separated by `sep`.
-fn joined(convs: &[u8], sep: u8, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+    let (convs, sep): (&[u8], u8) = match spec.conv {
+        b'D' => (b"mdy", b'/'),
+        b'R' => (b"HM", b':'),
+        _ => (b"HMS", b':'),
+    };
     for (i, &c) in convs.iter().enumerate() {
         if i > 0 {
             out.push(sep);
         }
-        convert(&Spec::plain(c), t, zone, out);
+        convert(&Spec::plain(c), t, Some(spec.pad), out);
     }
+    finish_text(out, start, spec, false, false);
 }
 
 /// `%F`: the width goes to the year (`%+4Y` by default, as gnulib).
-fn iso_date(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
+fn iso_date(spec: &Spec, t: &BrokenDown, out: &mut Vec<u8>) {
     let year_spec = if spec.pad.is_none() && spec.width.is_none() {
         Spec {
             pad: Some(b'+'),
@@ -434,11 +393,11 @@ fn iso_date(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
             ..Spec::plain(b'Y')
         }
     };
-    push_num(out, t.year, 4, &year_spec, b'0', true);
+    push_num(out, t.tm.year, 4, &year_spec, b'0', Some(None));
     out.push(b'-');
-    convert(&Spec::plain(b'm'), t, zone, out);
+    convert(&Spec::plain(b'm'), t, None, out);
     out.push(b'-');
-    convert(&Spec::plain(b'd'), t, zone, out);
+    convert(&Spec::plain(b'd'), t, None, out);
 }
 
 /// `%N`: the first `width` digits of the nanoseconds (9 by default).
@@ -465,23 +424,15 @@ fn nanos(spec: &Spec, nsec: u32, out: &mut Vec<u8>) {
 }
 
 /// `%z` and its colon forms.
-fn offset(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
-    let off = t.offset;
-    let negative = off < 0
-        || (off == 0 && {
-            let start = out.len();
-            zone.push_abbrev(t.epoch, out);
-            let minus = out.get(start) == Some(&b'-');
-            out.truncate(start);
-            minus
-        });
-    if spec.modifier == b'O' && spec.colons > 0 && !negative {
-        // gnulib prints just "%O:" for %O:z east of (or at) UTC.
-        push_text(out, b"%O:", spec, false, false);
-        return;
+fn offset(spec: &Spec, t: &BrokenDown, out: &mut Vec<u8>) {
+    let off = t.tm.gmtoff;
+    let negative = off < 0 || (off == 0 && t.tm.zone.to_bytes().first() == Some(&b'-'));
+    if spec.modifier == b'O' && !negative {
+        let conv = if spec.colons > 0 { b':' } else { b'z' };
+        return underlying(spec, conv, t, false, false, out);
     }
     let sign = Some(if negative { b'-' } else { b'+' });
-    let a = u64::from(off.unsigned_abs());
+    let a = off.unsigned_abs();
     let (h, m, s) = (a / 3600, a / 60 % 60, a % 60);
     let pad = spec.pad.unwrap_or(b'0');
     let colons = match spec.colons {
@@ -512,40 +463,59 @@ fn offset(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
     }
 }
 
-/// Renders one conversion.
-fn convert(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
-    let wday = usize::from(t.wday % 7);
-    let mon = usize::from(t.month.clamp(1, 12)) - 1;
+/// Renders one conversion; `yr` is the padding flag of an enclosing
+/// composite (gnulib's `yr_spec`), for the year-like conversions.
+fn convert(spec: &Spec, t: &BrokenDown, yr: Option<Option<u8>>, out: &mut Vec<u8>) {
+    let tm = &t.tm;
     let swap_up = spec.upper || spec.swap;
     match spec.conv {
-        b'a' => push_text(out, &DAYS[wday].as_bytes()[..3], spec, swap_up, false),
-        b'A' => push_text(out, DAYS[wday].as_bytes(), spec, swap_up, false),
-        b'b' | b'h' => push_text(out, &MONTHS[mon].as_bytes()[..3], spec, swap_up, false),
-        b'B' => push_text(out, MONTHS[mon].as_bytes(), spec, swap_up, false),
-        b'p' | b'P' => {
-            let text: &[u8] = if t.hour < 12 { b"AM" } else { b"PM" };
-            let lower = spec.conv == b'P' || spec.swap;
-            push_text(out, text, spec, spec.upper, lower);
+        b'a' | b'A' | b'b' | b'h' | b'B' => underlying(spec, spec.conv, t, swap_up, false, out),
+        b'c' | b'x' | b'X' | b'r' => underlying(spec, spec.conv, t, spec.upper, false, out),
+        b'p' => underlying(spec, b'p', t, spec.upper && !spec.swap, spec.swap, out),
+        b'P' => underlying(spec, b'p', t, false, true, out),
+        b'C' | b'y' | b'Y' if spec.modifier == b'E' => {
+            underlying(spec, spec.conv, t, spec.upper, false, out)
         }
         b'Z' => {
             let start = out.len();
-            zone.push_abbrev(t.epoch, out);
+            out.extend_from_slice(tm.zone.to_bytes());
             finish_text(out, start, spec, spec.upper, spec.swap);
         }
-        b'c' | b'D' | b'r' | b'R' | b'T' | b'x' | b'X' => composite(spec, t, zone, out),
-        b'F' => iso_date(spec, t, zone, out),
+        b'D' | b'R' | b'T' => composite(spec, t, out),
+        b'F' => iso_date(spec, t, out),
         b'N' => nanos(spec, t.nsec, out),
-        b'z' => offset(spec, t, zone, out),
-        b'C' => push_century(out, t.year, spec),
-        b'y' if spec.modifier != 0 => push_num(out, glibc_year2(t.year), 2, spec, b'0', true),
-        b'y' => push_num(out, year2(t.year), 2, spec, b'0', true),
-        b'Y' => push_num(out, t.year, 4, spec, b'0', true),
-        b'G' => push_num(out, t.iso_week().0, 4, spec, b'0', true),
-        b'g' => push_num(out, year2(t.iso_week().0), 2, spec, b'0', true),
-        b's' => push_num(out, t.epoch, 1, spec, b'0', false),
+        b'z' => offset(spec, t, out),
+        b's' => push_num(
+            out,
+            t.epoch,
+            1,
+            &Spec {
+                modifier: 0,
+                ..*spec
+            },
+            b'0',
+            None,
+        ),
+        b'C' if spec.modifier == b'O' && tm.year >= 0 => {
+            underlying(spec, b'C', t, spec.upper, false, out)
+        }
+        b'C' => push_century(out, tm.year, spec, yr.flatten()),
         _ => {
-            let (value, natural, default_pad) = small_number(spec.conv, t);
-            push_num(out, value, natural, spec, default_pad, false);
+            let yr = Some(yr.unwrap_or(None));
+            let (value, natural, default_pad, yearish) = match spec.conv {
+                b'y' => (year2(tm.year), 2, b'0', yr),
+                b'Y' => (tm.year, 4, b'0', yr),
+                b'G' => (t.iso_week().0, 4, b'0', yr),
+                b'g' => (year2(t.iso_week().0), 2, b'0', yr),
+                c => {
+                    let (v, n, p) = small_number(c, t);
+                    (v, n, p, None)
+                }
+            };
+            if spec.modifier == b'O' && value >= 0 {
+                return underlying(spec, spec.conv, t, spec.upper, false, out);
+            }
+            push_num(out, value, natural, spec, default_pad, yearish);
         }
     }
 }
@@ -553,57 +523,23 @@ fn convert(spec: &Spec, t: &BrokenDown, zone: &Zone, out: &mut Vec<u8>) {
 /// The value, usual digit count and default padding of the plain numeric
 /// conversions.
 fn small_number(conv: u8, t: &BrokenDown) -> (i64, usize, u8) {
+    let tm = &t.tm;
     match conv {
-        b'd' => (i64::from(t.day), 2, b'0'),
-        b'e' => (i64::from(t.day), 2, b'_'),
-        b'H' => (i64::from(t.hour), 2, b'0'),
-        b'k' => (i64::from(t.hour), 2, b'_'),
-        b'I' => (hour12(t.hour), 2, b'0'),
-        b'l' => (hour12(t.hour), 2, b'_'),
-        b'j' => (i64::from(t.yday) + 1, 3, b'0'),
-        b'm' => (i64::from(t.month), 2, b'0'),
-        b'M' => (i64::from(t.minute), 2, b'0'),
-        b'S' => (i64::from(t.second), 2, b'0'),
-        b'q' => ((i64::from(t.month) + 2) / 3, 1, b'0'),
-        b'u' => (if t.wday == 0 { 7 } else { i64::from(t.wday) }, 1, b'0'),
-        b'w' => (i64::from(t.wday), 1, b'0'),
+        b'd' => (i64::from(tm.day), 2, b'0'),
+        b'e' => (i64::from(tm.day), 2, b'_'),
+        b'H' => (i64::from(tm.hour), 2, b'0'),
+        b'k' => (i64::from(tm.hour), 2, b'_'),
+        b'I' => (hour12(tm.hour), 2, b'0'),
+        b'l' => (hour12(tm.hour), 2, b'_'),
+        b'j' => (i64::from(tm.yday) + 1, 3, b'0'),
+        b'm' => (i64::from(tm.month), 2, b'0'),
+        b'M' => (i64::from(tm.minute), 2, b'0'),
+        b'S' => (i64::from(tm.second), 2, b'0'),
+        b'q' => ((i64::from(tm.month) + 2) / 3, 1, b'0'),
+        b'u' => (if tm.wday == 0 { 7 } else { i64::from(tm.wday) }, 1, b'0'),
+        b'w' => (i64::from(tm.wday), 1, b'0'),
         b'U' => (t.week_sunday(), 2, b'0'),
         b'W' => (t.week_monday(), 2, b'0'),
         _ => (t.iso_week().1, 2, b'0'),
-    }
-}
-
-/// The locale's own `%c`/`%x`/`%X`/`%r` formats, parsed once; unset (the
-/// C formats) unless [`use_locale_formats`] was called.
-static LOCALE_FORMATS: std::sync::OnceLock<Option<[Format; 4]>> = std::sync::OnceLock::new();
-
-/// Makes `%c`, `%x`, `%X` and `%r` follow LC_TIME (en_US: `%x` is
-/// `%m/%d/%Y`, `%X` is `%r`).
-pub fn use_locale_formats(formats: Option<crate::sys::locale::TimeFormats>) {
-    let parsed = formats.map(|f| {
-        [
-            Format::parse(&f.date_time),
-            Format::parse(&f.date),
-            Format::parse(&f.time),
-            Format::parse(&f.time_ampm),
-        ]
-    });
-    let _ = LOCALE_FORMATS.set(parsed);
-}
-
-thread_local! {
-    /// Nesting of locale formats: a locale whose `%r` says `%r` again must
-    /// not recurse forever; past two levels the C formats are used.
-    static LOCALE_DEPTH: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
-}
-
-fn locale_format(conv: u8) -> Option<&'static Format> {
-    let formats = LOCALE_FORMATS.get()?.as_ref()?;
-    match conv {
-        b'c' => Some(&formats[0]),
-        b'x' => Some(&formats[1]),
-        b'X' => Some(&formats[2]),
-        b'r' => Some(&formats[3]),
-        _ => None,
     }
 }

@@ -8,14 +8,16 @@ fn ts(sec: i64, nsec: u32) -> Timestamp {
     Timestamp { sec, nsec }
 }
 
-fn utc() -> Zone {
-    Zone::from_tz(Some(b"UTC"), None)
+/// The C library reads `TZ` once per process: a test that needs a zone
+/// runs again in a child process with `TZ` set.
+fn in_zone(tz: &str, test: &str) -> bool {
+    crate::tests::in_child(&format!("format::time::tests::{test}"), &[("TZ", tz)])
 }
 
-fn render(fmt: &str, sec: i64, nsec: u32, zone: &Zone) -> String {
+fn render(fmt: &str, sec: i64, nsec: u32) -> String {
     let mut out = Vec::new();
-    let bd = break_down(sec, nsec, zone.offset_at(sec)).expect("in range");
-    Format::parse(fmt.as_bytes()).render(&bd, zone, &mut out);
+    let bd = break_down(sec, nsec).expect("in range");
+    Format::parse(fmt.as_bytes()).render(&bd, &mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -41,20 +43,39 @@ fn unescape(s: &str) -> String {
     out
 }
 
-/// Thousands of (TZ, time, format) cases recorded from GNU `date`.
+const GNU_CASES: &str = include_str!("gnu_cases.tsv");
+
+/// Thousands of (TZ, time, format) cases recorded from GNU `date`, one
+/// child process per zone.
 #[test]
 fn strftime_matches_gnu_date() {
+    let mut zones: Vec<&str> = GNU_CASES
+        .lines()
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    zones.dedup();
+    for tz in zones {
+        if in_zone(tz, "strftime_matches_gnu_date_in_zone") {
+            unreachable!("the parent is not in a zone");
+        }
+    }
+}
+
+#[test]
+fn strftime_matches_gnu_date_in_zone() {
+    // Only in a child process (see `strftime_matches_gnu_date`).
+    let Some(zone) = std::env::var_os("STATLS_TEST_CHILD").and(std::env::var_os("TZ")) else {
+        return;
+    };
     let mut failures = Vec::new();
-    let mut zones: Vec<(&str, Zone)> = Vec::new();
-    for line in include_str!("gnu_cases.tsv").lines() {
+    for line in GNU_CASES.lines() {
         let f: Vec<&str> = line.split('\t').collect();
         let [tz, t, fmt, want] = f[..] else {
             panic!("bad line {line}")
         };
-        if !zones.iter().any(|(n, _)| *n == tz) {
-            zones.push((tz, Zone::from_tz(Some(tz.as_bytes()), None)));
+        if zone != tz {
+            continue;
         }
-        let zone = &zones.iter().find(|(n, _)| *n == tz).unwrap().1;
         let (sec, nsec) = match t.split_once('.') {
             Some((s, n)) => {
                 let s: i64 = s.parse().unwrap();
@@ -72,7 +93,7 @@ fn strftime_matches_gnu_date() {
         if fmt == "%-N" {
             continue;
         }
-        let got = render(&unescape(fmt), sec, nsec, zone);
+        let got = render(&unescape(fmt), sec, nsec);
         let got = if got.len() > 300 {
             format!("LONG:{}", got.len())
         } else {
@@ -170,7 +191,7 @@ fn bad_style_messages() {
 }
 
 fn formatter(s: &TimeStyle, now: i64) -> TimeFormatter {
-    TimeFormatter::with(s, utc(), ts(now, 500))
+    TimeFormatter::with(s, false, ts(now, 500))
 }
 
 fn fmt(f: &TimeFormatter, t: Timestamp) -> String {
@@ -183,6 +204,9 @@ const NOW: i64 = 1_796_227_200; // 2026-12-02 16:00:00 UTC
 
 #[test]
 fn six_months_rule() {
+    if !in_zone("UTC", "six_months_rule") {
+        return;
+    }
     let f = formatter(&TimeStyle::Locale, NOW);
     let edge = NOW - 15_778_476;
     assert_eq!(fmt(&f, ts(edge, 501)), "Jun  3 01:05");
@@ -195,6 +219,9 @@ fn six_months_rule() {
 
 #[test]
 fn builtin_styles() {
+    if !in_zone("UTC", "builtin_styles") {
+        return;
+    }
     let old = ts(-14_182_980, 0); // 1969-07-20 20:17 UTC
     let recent = ts(NOW - 3600, 123_456_789);
     let cases = [
@@ -219,6 +246,9 @@ fn builtin_styles() {
 
 #[test]
 fn unconvertible_times_print_seconds() {
+    if !in_zone("UTC", "unconvertible_times_print_seconds") {
+        return;
+    }
     // `ls -l --full-time` on a tmpfs file touched at @67768036191676800:
     // the seconds right-aligned to the width of the old format at 0.
     let f = formatter(&TimeStyle::FullIso, NOW);
@@ -253,10 +283,12 @@ fn unconvertible_times_print_seconds() {
 
 #[test]
 fn c_strftime_year_wraps_like_glibc() {
+    if !in_zone("UTC", "c_strftime_year_wraps_like_glibc") {
+        return;
+    }
     // %c prints tm_year + 1900 as an int; %Y does not overflow.
-    let z = utc();
     assert_eq!(
-        render("%Y|%c", 67_768_036_191_676_799, 0, &z),
+        render("%Y|%c", 67_768_036_191_676_799, 0),
         "2147485547|Wed Dec 31 23:59:59 -2147481749"
     );
 }
@@ -265,10 +297,51 @@ fn c_strftime_year_wraps_like_glibc() {
 /// trailing zeros with the `-` flag even without a width.
 #[test]
 fn ls_trims_dash_n() {
-    let zone = Zone::from_tz(Some(b"UTC"), None);
-    assert_eq!(
-        render("%-N|%_N|%N|%-3N", 0, 0, &zone),
-        "0|0        |000000000|0"
-    );
-    assert_eq!(render("%-N", 0, 500_000_000, &zone), "5");
+    if !in_zone("UTC", "ls_trims_dash_n") {
+        return;
+    }
+    assert_eq!(render("%-N|%_N|%N|%-3N", 0, 0), "0|0        |000000000|0");
+    assert_eq!(render("%-N", 0, 500_000_000), "5");
+}
+
+/// The day cache gives exactly what `localtime_r` gives, across
+/// transitions, leap seconds (right/), POSIX rules before 1970, half-hour
+/// and negative daylight saving time.
+#[test]
+fn day_cache_matches_localtime() {
+    for tz in [
+        "right/Europe/Berlin",
+        "right/UTC",
+        "NZST-12NZDT,M9.5.0,M4.1.0/3",
+        "America/New_York",
+        "Australia/Lord_Howe",
+        "Europe/Dublin",
+        "Africa/Casablanca",
+        "XXX-24:59:59",
+    ] {
+        let _ = in_zone(tz, "day_cache_matches_localtime_in_zone");
+    }
+}
+
+#[test]
+fn day_cache_matches_localtime_in_zone() {
+    if std::env::var_os("STATLS_TEST_CHILD").is_none() {
+        return;
+    }
+    let cache = civil::DayCache::default();
+    // 1960..2040 in steps that drift through every second of the day, then
+    // each leap second and transition neighbourhood hit by the steps again.
+    let mut t: i64 = -315_619_200;
+    while t < 2_208_988_800 {
+        for probe in [t, t + 1, t - 1] {
+            assert_eq!(cache.break_down(probe, 7), break_down(probe, 7), "@{probe}");
+        }
+        t += 7_919;
+    }
+    // Every second of two days around leap seconds and a DST change.
+    for around in [1_483_228_800_i64, 78_796_800, 1_711_846_800] {
+        for probe in around - 86_400..around + 86_400 {
+            assert_eq!(cache.break_down(probe, 0), break_down(probe, 0), "@{probe}");
+        }
+    }
 }

@@ -1,0 +1,127 @@
+//! How the walk gets each directory open: the result a read-ahead worker
+//! prepared for it, or an open of its own (relative to its parent's
+//! descriptor, retried when the descriptors held for speed run out); and
+//! which subdirectories it submits next for reading ahead.
+#![forbid(unsafe_code)]
+
+use std::ffi::CString;
+
+use super::prefetch::{self, DirRead, Outcome, Prefetcher};
+use super::{Pending, Walker, Work};
+use crate::sys::limits::is_descriptor_exhaustion;
+use crate::sys::stat::Base;
+
+impl Walker<'_> {
+    /// Opens a directory the walk reaches unread. Meeting the descriptor
+    /// limit here is the doing of what is held for speed (GNU holds one
+    /// directory at a time): the read-ahead and then the path give their
+    /// descriptors back, and the open is tried again, relative to the
+    /// parent, then by the path.
+    fn open_reached(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<Outcome> {
+        let exhausted = |o: &Outcome| matches!(o, Err(e) if is_descriptor_exhaustion(e));
+        let mut outcome = self.open_listed(pending)?;
+        if exhausted(&outcome) {
+            ahead.release();
+            self.chain.release(true);
+            outcome = self.open_listed(pending)?;
+        }
+        if exhausted(&outcome) {
+            self.chain.release(false);
+            outcome = self.open_listed(pending)?;
+        }
+        Some(outcome)
+    }
+
+    /// The directory read ahead, or opened now; `None` once its failure is
+    /// reported.
+    pub(super) fn open_dir(
+        &mut self,
+        pending: &Pending,
+        ahead: &mut Prefetcher<'_>,
+    ) -> Option<DirRead> {
+        let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
+            Some(outcome) => outcome,
+            None => self.open_reached(pending, ahead)?,
+        };
+        match opened {
+            Ok(read) => Some(read),
+            Err(err) => {
+                self.status.file_error(
+                    &mut self.out,
+                    "cannot open directory",
+                    &pending.path,
+                    &err,
+                    pending.operand,
+                );
+                None
+            }
+        }
+    }
+
+    /// Opens a directory that was not read ahead: relative to its parent's
+    /// descriptor when it has one, else by its path; with `-R` also the
+    /// loop-detection stat. `None` for a path that cannot be a C string.
+    fn open_listed(&self, pending: &Pending) -> Option<Outcome> {
+        let recursive = self.config.recursive;
+        Some(match self.chain.parent().filter(|_| !pending.operand) {
+            Some(parent) => {
+                let name = CString::new(pending.name()).ok()?;
+                prefetch::open_identified(Base::Dir(parent), &name, recursive)
+            }
+            None => {
+                let path = CString::new(pending.path.clone()).ok()?;
+                prefetch::open_identified(Base::Cwd, &path, recursive)
+            }
+        })
+    }
+
+    /// Submits the next subdirectories to be listed for reading ahead, as
+    /// far as the window allows: those at the top of the work stack that
+    /// belong to the directory on top of the `-R` path.
+    pub(super) fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
+        ahead.expire();
+        if ahead.window() == 0 {
+            return;
+        }
+        let Some(parent) = self.chain.parent_shared() else {
+            return;
+        };
+        let mut wanted: Vec<&mut Pending> = Vec::new();
+        for item in work.iter_mut().rev() {
+            let Work::List(p) = item else {
+                break;
+            };
+            if p.operand || wanted.len() == ahead.window() {
+                break;
+            }
+            match p.ahead {
+                Some(id) if ahead.is_submitted(id) => {}
+                // Read ahead twice and gone stale waiting both times: the
+                // walk reads it when its turn comes (a directory is read
+                // three times at most).
+                Some(id) if ahead.went_stale(id) && p.stale_once => {}
+                Some(id) => {
+                    p.stale_once |= ahead.went_stale(id);
+                    ahead.forget(id);
+                    p.ahead = None;
+                    wanted.push(p);
+                }
+                None => wanted.push(p),
+            }
+        }
+        if wanted.is_empty() {
+            return;
+        }
+        let dirs = wanted
+            .iter()
+            .map(|p| {
+                let name = CString::new(p.name()).unwrap_or_default();
+                (name, p.path.clone())
+            })
+            .collect();
+        let ids = ahead.submit(&parent, dirs);
+        for (p, id) in wanted.into_iter().zip(ids) {
+            p.ahead = Some(id);
+        }
+    }
+}
