@@ -17,10 +17,10 @@
 
 mod util;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
+use util::latfs::Latfs;
 use util::{gnu, ours, run, skipped, TempDir};
 
 const MODES: [&str; 3] = ["default", "always", "never"];
@@ -203,171 +203,17 @@ fn each_mode_sets_its_sync_flag_on_every_statx_and_keeps_the_mask() {
 
 // ---- request counts on latfs ------------------------------------------------
 
-/// A mounted bench/latfs (no added delay) over `source`; unmounted on drop.
-struct Latfs {
-    child: Child,
-    mnt: PathBuf,
-    stats: PathBuf,
-}
-
-/// Builds latfs once, or `None` (after a SKIPPED line) when it cannot be
-/// built or FUSE is not usable here.
-fn latfs_binary() -> Option<PathBuf> {
-    if !Path::new("/dev/fuse").exists() {
-        skipped("/dev/fuse is missing; latfs request counts not checked");
-        return None;
-    }
-    let which = |p: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {p}")])
-            .output()
-    };
-    if !which("fusermount3").is_ok_and(|o| o.status.success()) {
-        skipped("fusermount3 is missing; latfs request counts not checked");
-        return None;
-    }
-    let flags = Command::new("pkg-config")
-        .args(["--cflags", "--libs", "fuse3"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success());
-    let Some(flags) = flags else {
-        skipped("libfuse3-dev (pkg-config fuse3) is missing; latfs not built");
-        return None;
-    };
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("latfs-cached");
-    let built = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&out)
-        .arg(root.join("bench/latfs/latfs.c"))
-        .args(String::from_utf8_lossy(&flags.stdout).split_whitespace())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !built {
-        skipped("bench/latfs/latfs.c does not build; latfs request counts not checked");
-        return None;
-    }
-    Some(out)
-}
-
-fn is_mounted(mnt: &Path) -> bool {
-    let table = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    let needle = format!(" {} ", mnt.display());
-    table
-        .lines()
-        .any(|l| l.contains(&needle) && l.contains("fuse.latfs"))
-}
-
-impl Latfs {
-    fn mount(binary: &Path, source: &Path, mnt: &Path, timeout: u32) -> Option<Latfs> {
-        std::fs::create_dir_all(mnt).unwrap();
-        let stats = mnt.with_extension("stats");
-        let child = Command::new(binary)
-            .arg(source)
-            .arg(mnt)
-            .arg("-f")
-            .arg("-o")
-            .arg(format!(
-                "ro,fsname=latfs,subtype=latfs,delay_us=0,timeout={timeout},stats={}",
-                stats.display()
-            ))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let mut fs = Latfs {
-            child,
-            mnt: mnt.to_path_buf(),
-            stats,
-        };
-        let start = Instant::now();
-        while !is_mounted(mnt) {
-            if start.elapsed() > Duration::from_secs(10)
-                || fs.child.try_wait().ok().flatten().is_some()
-            {
-                skipped(
-                    "latfs did not mount (no FUSE permission here?); request counts not checked",
-                );
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        fs.reset();
-        Some(fs)
-    }
-
-    /// Zeroes the counters, and waits until a dump says so: the signals
-    /// are taken asynchronously, a pending SIGUSR1 before SIGUSR2.
-    fn reset(&self) {
-        for _ in 0..200 {
-            self.signal(rustix::process::Signal::USR2);
-            std::thread::sleep(Duration::from_millis(20));
-            if self.counts().get("total") == Some(&0) {
-                return;
-            }
-        }
-        panic!("latfs counters do not reset");
-    }
-
-    fn signal(&self, sig: rustix::process::Signal) {
-        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).expect("latfs pid");
-        rustix::process::kill_process(pid, sig).expect("signal latfs");
-    }
-
-    /// The counters ("LOOKUP", "GETATTR", ..., "total") since the last reset.
-    fn counts(&self) -> std::collections::HashMap<String, u64> {
-        let _ = std::fs::remove_file(&self.stats);
-        self.signal(rustix::process::Signal::USR1);
-        let start = Instant::now();
-        let text = loop {
-            if let Ok(text) = std::fs::read_to_string(&self.stats) {
-                break text;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "latfs wrote no counters"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        text.lines()
-            .filter_map(|l| {
-                let (k, v) = l.split_once(' ')?;
-                Some((k.to_string(), v.parse().ok()?))
-            })
-            .collect()
-    }
-
-    /// The requests `program args` makes when started in `dir` of the
-    /// mount, and how it ran. Counters are reset first.
-    fn requests(
-        &self,
-        program: &Path,
-        dir: &str,
-        args: &[&str],
-    ) -> (std::collections::HashMap<String, u64>, util::Run) {
-        self.reset();
-        let r = run(program, &self.mnt.join(dir), args, &[]);
-        (self.counts(), r)
-    }
-}
-
-impl Drop for Latfs {
-    fn drop(&mut self) {
-        let _ = Command::new("fusermount3")
-            .arg("-u")
-            .arg(&self.mnt)
-            .status();
-        let start = Instant::now();
-        while self.child.try_wait().ok().flatten().is_none() {
-            if start.elapsed() > Duration::from_secs(5) {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
+/// The requests `program args` makes when started in `dir` of the mount,
+/// and how it ran. Counters are reset first.
+fn requests(
+    fs: &Latfs,
+    program: &Path,
+    dir: &str,
+    args: &[&str],
+) -> (std::collections::HashMap<String, u64>, util::Run) {
+    fs.reset();
+    let r = run(program, &fs.path().join(dir), args, &[]);
+    (fs.counts(), r)
 }
 
 const ENTRIES: u64 = 1000;
@@ -375,7 +221,6 @@ const ENTRIES: u64 = 1000;
 /// latfs over a fresh `src/flat` of [`ENTRIES`] files, mounted with this
 /// attribute timeout (the mount is dropped, unmounted, before the tree).
 fn mounted(tag: &str, timeout: u32) -> Option<(Latfs, TempDir)> {
-    let binary = latfs_binary()?;
     let t = TempDir::new(tag);
     for i in 0..ENTRIES {
         t.file(
@@ -384,12 +229,8 @@ fn mounted(tag: &str, timeout: u32) -> Option<(Latfs, TempDir)> {
             1_600_000_000 + i as i64,
         );
     }
-    let fs = Latfs::mount(
-        &binary,
-        &t.path().join("src"),
-        &t.path().join("mnt"),
-        timeout,
-    )?;
+    let fs = Latfs::mount(&t.path().join("src"), &format!("timeout={timeout}"))?;
+    fs.reset();
     Some((fs, t))
 }
 
@@ -403,11 +244,11 @@ fn long_listing_requests_per_mode_with_attribute_timeout_0() {
         return;
     };
     // What starting any program in the directory costs (the chdir).
-    let (base, _) = fs.requests(Path::new("/bin/true"), "flat", &[]);
-    let gnu_run = gnu().map(|g| fs.requests(&g, "flat", &["-l"]));
+    let (base, _) = requests(&fs, Path::new("/bin/true"), "flat", &[]);
+    let gnu_run = gnu().map(|g| requests(&fs, &g, "flat", &["-l"]));
     for mode in MODES {
         let option = format!("--cached={mode}");
-        let (counts, r) = fs.requests(&ours(), "flat", &["-l", &option]);
+        let (counts, r) = requests(&fs, &ours(), "flat", &["-l", &option]);
         assert_eq!((r.status, r.stderr.len()), (Some(0), 0), "ls -l {option}");
         assert_eq!(
             counts.get("LOOKUP").copied().unwrap_or(0),
@@ -439,11 +280,11 @@ fn never_asks_the_server_even_while_the_attributes_are_cached() {
         return;
     };
     // A first listing fills the kernel's caches for 60 seconds.
-    let (first, _) = fs.requests(&ours(), "flat", &["-l"]);
+    let (first, _) = requests(&fs, &ours(), "flat", &["-l"]);
     assert!(getattrs(&first) + first["LOOKUP"] >= ENTRIES, "{first:?}");
     for mode in MODES {
         let option = format!("--cached={mode}");
-        let (counts, r) = fs.requests(&ours(), "flat", &["-l", &option]);
+        let (counts, r) = requests(&fs, &ours(), "flat", &["-l", &option]);
         assert_eq!(r.status, Some(0));
         match mode {
             "never" => assert!(getattrs(&counts) >= ENTRIES, "ls -l {option}: {counts:?}"),

@@ -1,7 +1,7 @@
 //! The project's FUSE test filesystem (bench/latfs/latfs.c) for tests:
 //! built once per test binary, mounted over a source tree with fault and
-//! hang injection options, and always unmounted on drop (even when the
-//! test fails). Where /dev/fuse, fusermount3, gcc or the libfuse3 headers
+//! hang injection options and request counters, and always unmounted on
+//! drop (even when the test fails). Where /dev/fuse, fusermount3, gcc or the libfuse3 headers
 //! are missing, [`Latfs::mount`] says so loudly and returns None.
 
 use std::path::{Path, PathBuf};
@@ -60,24 +60,34 @@ fn binary() -> Option<&'static Path> {
 pub struct Latfs {
     child: Child,
     mnt: PathBuf,
+    /// Where latfs dumps its request counters on SIGUSR1.
+    stats: PathBuf,
     _dir: TempDir,
 }
 
 impl Latfs {
-    /// Mounts `source` with `-o OPTIONS` (besides read-only, no delay and
-    /// no caching, added here). None where FUSE is unavailable.
+    /// Mounts `source` with `-o OPTIONS` (besides read-only and no delay,
+    /// added here, and no caching unless OPTIONS sets `timeout=`). None
+    /// where FUSE is unavailable.
     pub fn mount(source: &Path, options: &str) -> Option<Latfs> {
         let bin = binary()?;
         let dir = TempDir::new("latfs-mnt");
         let mnt = dir.path().join("mnt");
         std::fs::create_dir(&mnt).unwrap();
+        let stats = dir.path().join("stats");
+        let timeout = if options.contains("timeout=") {
+            ""
+        } else {
+            "timeout=0,"
+        };
         let child = Command::new(bin)
             .arg(source)
             .arg(&mnt)
             .arg("-f")
             .arg("-o")
             .arg(format!(
-                "ro,fsname=latfs,subtype=latfs,delay_us=0,timeout=0,{options}"
+                "ro,fsname=latfs,subtype=latfs,delay_us=0,{timeout}stats={},{options}",
+                stats.display()
             ))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -87,6 +97,7 @@ impl Latfs {
         let fs = Latfs {
             child,
             mnt,
+            stats,
             _dir: dir,
         };
         let start = Instant::now();
@@ -102,6 +113,47 @@ impl Latfs {
 
     pub fn path(&self) -> &Path {
         &self.mnt
+    }
+
+    /// Zeroes the counters, and waits until a dump says so: the signals
+    /// are taken asynchronously, a pending SIGUSR1 before SIGUSR2.
+    pub fn reset(&self) {
+        for _ in 0..200 {
+            self.signal(rustix::process::Signal::USR2);
+            std::thread::sleep(Duration::from_millis(20));
+            if self.counts().get("total") == Some(&0) {
+                return;
+            }
+        }
+        panic!("latfs counters do not reset");
+    }
+
+    fn signal(&self, sig: rustix::process::Signal) {
+        let pid = rustix::process::Pid::from_raw(self.child.id() as i32).expect("latfs pid");
+        rustix::process::kill_process(pid, sig).expect("signal latfs");
+    }
+
+    /// The counters ("LOOKUP", "GETATTR", ..., "total") since the last reset.
+    pub fn counts(&self) -> std::collections::HashMap<String, u64> {
+        let _ = std::fs::remove_file(&self.stats);
+        self.signal(rustix::process::Signal::USR1);
+        let start = Instant::now();
+        let text = loop {
+            if let Ok(text) = std::fs::read_to_string(&self.stats) {
+                break text;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "latfs wrote no counters"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        text.lines()
+            .filter_map(|l| {
+                let (k, v) = l.split_once(' ')?;
+                Some((k.to_string(), v.parse().ok()?))
+            })
+            .collect()
     }
 
     fn mounted(&self) -> bool {
