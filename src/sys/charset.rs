@@ -78,6 +78,12 @@ extern "C" {
     fn __ctype_get_mb_cur_max() -> usize;
 }
 
+/// `MB_CUR_MAX` > 1: LC_CTYPE has multibyte characters.
+pub fn multibyte() -> bool {
+    // SAFETY: a plain query of the current locale.
+    unsafe { __ctype_get_mb_cur_max() > 1 }
+}
+
 /// The character set of LC_CTYPE as `setlocale` left it.
 pub fn current() -> Charset {
     // SAFETY: nl_langinfo returns a pointer to a static NUL-terminated string.
@@ -86,8 +92,7 @@ pub fn current() -> Charset {
     if cs == b"UTF-8" || cs == b"UTF8" {
         return Charset::Utf8;
     }
-    // SAFETY: a plain query of the current locale.
-    if unsafe { __ctype_get_mb_cur_max() } > 1 {
+    if multibyte() {
         return Charset::Multibyte {
             gb18030: cs == b"GB18030",
         };
