@@ -2,7 +2,7 @@
 //! GNU ls sorts names with strcoll, so nothing else would match it in
 //! locales such as en_US.UTF-8.
 
-use std::ffi::{CStr, CString};
+use std::ffi::CStr;
 
 /// What the rest of the program needs to know about the locale.
 #[derive(Clone, Copy, Debug)]
@@ -94,27 +94,6 @@ pub fn strcoll_cstr(a: &CStr, b: &CStr) -> std::cmp::Ordering {
     // SAFETY: both are valid NUL-terminated strings.
     let r = unsafe { libc::strcoll(a.as_ptr(), b.as_ptr()) };
     r.cmp(&0)
-}
-
-/// Transforms a name into a key whose byte order is the locale's collation
-/// order (strxfrm), so that sorting computes the expensive part once per
-/// entry instead of once per comparison.
-pub fn collation_key(name: &[u8]) -> Vec<u8> {
-    let Ok(src) = CString::new(name) else {
-        return name.to_vec();
-    };
-    let mut buf: Vec<u8> = vec![0; name.len() * 4 + 16];
-    loop {
-        // SAFETY: buf has buf.len() writable bytes; src is NUL-terminated.
-        let n = unsafe { libc::strxfrm(buf.as_mut_ptr().cast(), src.as_ptr(), buf.len()) };
-        if n < buf.len() {
-            buf.truncate(n);
-            // Keys live until the directory is sorted: keep only what is used.
-            buf.shrink_to_fit();
-            return buf;
-        }
-        buf.resize(n + 1, 0);
-    }
 }
 
 /// Writes strxfrm's transform of `name` into `key`, replacing what it held
