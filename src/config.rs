@@ -148,12 +148,6 @@ impl Config {
         };
         resolve::load_with(args.get(1..).unwrap_or_default(), &env, &mut io)
     }
-
-    /// Whether any per-entry metadata column is printed (long format, `-s`,
-    /// `-i`): callers use it to decide on the `total` line and alignment.
-    pub fn is_long(&self) -> bool {
-        self.format == Format::Long
-    }
 }
 
 #[cfg(test)]
