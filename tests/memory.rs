@@ -22,17 +22,21 @@ use util::{gnu, ours, TempDir};
 
 /// What reading ahead may cost beyond the one-at-a-time walk of the same
 /// tree: once, the C library's pages that only threaded programs touch and
-/// at most 4 096 names waiting to be listed (384 KiB); per worker, its
-/// 64 KiB stack, its 32 KiB getdents buffer and the first pages of its
-/// malloc arena (128 KiB); and up to two 64 KiB fault-around windows of
-/// C library code that only some interleavings run (waiting on a worker,
-/// pausing at the names budget). Measured on 2 CPUs (one worker): 128-512
-/// KiB.
+/// two 64 KiB fault-around windows of code only some interleavings run
+/// (128 KiB); per worker, its 64 KiB stack, its 32 KiB getdents buffer and
+/// the first pages of its malloc arena (128 KiB); and the results read
+/// ahead: at most 448 KiB of names and probes waiting to be listed
+/// (`HELD_BYTES_MAX` in src/walk/prefetch.rs), plus one directory in
+/// flight per thread reading ahead (the workers, and the walk when it
+/// takes a job itself), whose probes fill at most half that (224 KiB),
+/// half again for the chunks malloc keeps in the arena that freed them.
+/// Measured on 2 CPUs (one worker): 1 076-1 268 KiB for `-lR`, 640 for `-R`.
 fn read_ahead_cost_kib() -> u64 {
     let cpus = rustix::thread::sched_getaffinity(None).map_or(1, |s| s.count() as u64);
     // The default number of workers on a local disk (parallel.rs).
     let workers = cpus.saturating_sub(1).clamp(1, 3);
-    384 + 128 * workers + 2 * 64
+    let results = 448 + (workers + 1) * 224;
+    128 + 224 * workers + results * 3 / 2
 }
 
 /// `dirs` directories of `files` empty files each.

@@ -33,7 +33,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::filter::Filter;
-use super::probe::{Facts, Prober};
+use super::probe::{FactsList, Prober};
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::parallel::{self, Scope};
@@ -52,7 +52,7 @@ pub struct DirRead {
     /// The entries kept by the filter, and the error that ended reading.
     pub listing: Option<(PackedNames, Option<std::io::Error>)>,
     /// The entries' probes, in entry order, when done ahead.
-    pub facts: Option<Vec<Facts>>,
+    pub facts: Option<FactsList>,
 }
 
 /// Entries read ahead, compactly: the names back to back (each with its
@@ -71,6 +71,11 @@ impl PackedNames {
         self.types.push(file_type);
     }
 
+    /// Bytes held.
+    fn bytes(&self) -> usize {
+        self.bytes.len() + self.types.len()
+    }
+
     fn iter(&self) -> impl Iterator<Item = (&CStr, FileType)> {
         self.bytes
             .split_inclusive(|&b| b == 0)
@@ -85,10 +90,10 @@ impl PackedNames {
     }
 }
 
-/// Entries up to which a worker also probes what it read ahead: beyond,
-/// the waiting facts would cost more memory than the overlap is worth, and
-/// the walk probes the directory itself.
-const PROBE_AHEAD_MAX: usize = 256;
+/// Entries up to which a worker also probes what it read ahead (their
+/// facts fill at most half the budget of what may wait): beyond, the walk
+/// probes the directory itself, on as many threads as pays.
+const PROBE_AHEAD_MAX: usize = HELD_BYTES_MAX / 2 / FactsList::ENTRY_BYTES;
 
 /// A directory read ahead: `Err` if it could not be opened.
 pub type Outcome = std::io::Result<DirRead>;
@@ -140,22 +145,25 @@ struct State {
     queue: Vec<Job>,
     running: HashSet<u64>,
     done: HashMap<u64, Done>,
-    /// Entries held in `done`: workers pause at [`HELD_ENTRIES_MAX`].
+    /// Bytes held in `done`: workers pause at [`HELD_BYTES_MAX`].
     held: usize,
     closed: bool,
 }
 
-/// Entries that may wait in results read ahead before the workers pause:
-/// a tree of huge directories is read ahead one or two at a time, a tree
-/// of small ones up to the window.
-const HELD_ENTRIES_MAX: usize = 4096;
+/// Bytes that may wait in results read ahead (names, types and probes)
+/// before the workers pause: a tree of huge directories is read ahead one
+/// or two at a time, a tree of small ones up to the window. A thousand
+/// probed entries take about 110 KB: four such directories ahead keep the
+/// walk from waiting on the workers.
+const HELD_BYTES_MAX: usize = 448 * 1024;
 
-fn entries_in(outcome: &Outcome) -> usize {
+/// Bytes a result read ahead holds until it is listed.
+fn bytes_in(outcome: &Outcome) -> usize {
     match outcome {
-        Ok(read) => read
-            .listing
-            .as_ref()
-            .map_or(0, |(names, _)| names.types.len()),
+        Ok(read) => {
+            let names = read.listing.as_ref().map_or(0, |(names, _)| names.bytes());
+            names + read.facts.as_ref().map_or(0, FactsList::bytes)
+        }
         Err(_) => 0,
     }
 }
@@ -172,7 +180,7 @@ impl State {
                 return;
             }
         }
-        self.held += entries_in(&outcome);
+        self.held += bytes_in(&outcome);
         let done = Done {
             outcome,
             at: Instant::now(),
@@ -183,13 +191,13 @@ impl State {
 
     fn collect(&mut self, id: u64) -> Option<Done> {
         let done = self.done.remove(&id)?;
-        self.held -= entries_in(&done.outcome);
+        self.held -= bytes_in(&done.outcome);
         Some(done)
     }
 
     /// A job a worker may start now.
     fn next_job(&mut self) -> Option<Job> {
-        if self.held >= HELD_ENTRIES_MAX {
+        if self.held >= HELD_BYTES_MAX {
             return None;
         }
         self.queue.pop()
@@ -403,7 +411,7 @@ impl<'env> Prefetcher<'env> {
                 return None;
             }
             // From the far end: the workers stay on the jobs needed first.
-            if !state.queue.is_empty() && state.held < HELD_ENTRIES_MAX {
+            if !state.queue.is_empty() && state.held < HELD_BYTES_MAX {
                 let job = state.queue.remove(0);
                 drop(state);
                 let outcome = read_ahead(&self.context, &job, &mut self.buffer);
@@ -503,7 +511,11 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
             },
             lookup: chosen.lookup,
         };
-        names.iter().map(|(n, t)| prober.probe(n, t)).collect()
+        let mut facts = FactsList::with_capacity(names.types.len());
+        for (name, file_type) in names.iter() {
+            facts.push(prober.probe(name, file_type));
+        }
+        facts
     });
     Ok(DirRead {
         fd,
