@@ -39,18 +39,24 @@ pub struct AclProbe {
     selinux: OnceLock<bool>,
 }
 
-/// Devices known not to support an xattr namespace.
+/// Devices known not to support an xattr namespace. Asked once per probe
+/// by every probing thread and almost always empty: `any` answers that
+/// without the lock, which threads would otherwise pass back and forth.
 #[derive(Default)]
-struct DeviceSet(Mutex<HashSet<(u32, u32)>>);
+struct DeviceSet {
+    any: AtomicBool,
+    devices: Mutex<HashSet<(u32, u32)>>,
+}
 
 impl DeviceSet {
     fn contains(&self, dev: (u32, u32)) -> bool {
-        self.0.lock().is_ok_and(|set| set.contains(&dev))
+        self.any.load(Ordering::Acquire) && self.devices.lock().is_ok_and(|set| set.contains(&dev))
     }
 
     fn insert(&self, dev: (u32, u32)) {
-        if let Ok(mut set) = self.0.lock() {
+        if let Ok(mut set) = self.devices.lock() {
             set.insert(dev);
+            self.any.store(true, Ordering::Release);
         }
     }
 }
