@@ -26,7 +26,7 @@ use crate::sys::path::child_path;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 use chain::{DirChain, DirId};
-use prefetch::{DirRead, Prefetcher};
+use prefetch::{DirRead, Listing, Prefetcher};
 use probe::{Facts, Prober};
 
 mod chain;
@@ -175,6 +175,7 @@ impl<'a> Walker<'a> {
             .collect();
         let context = prefetch::Context {
             config: self.config,
+            collate_bytes: self.collate_bytes,
             plan: Arc::clone(&self.plan),
             xattrs: Arc::clone(&self.xattrs),
         };
@@ -239,7 +240,7 @@ impl<'a> Walker<'a> {
             self.stream_dir(&pending, fd.as_fd(), &filter);
             return;
         }
-        let mut entries = self.read_entries(&pending, fd.as_fd(), listing, &filter);
+        let (mut entries, sorted) = self.read_entries(&pending, fd.as_fd(), listing, &filter);
         let dir = InDir {
             fd: fd.as_fd(),
             path: &pending.path,
@@ -250,12 +251,17 @@ impl<'a> Walker<'a> {
                     self.apply(dir.path, entry, facts);
                 }
             }
+            // Probed ahead, with what they found recorded.
+            None if sorted => {}
             None => self.complete_entries(dir, dev, &mut entries),
         }
         // Closed before formatting, as GNU does (user lookups open files):
         // kept only to open subdirectories from, if the path's budget holds.
         let fd = (id.is_some() && self.chain.holds()).then_some(fd);
-        self.print_entries(&pending, &mut entries);
+        if !sorted {
+            self.sort(&mut entries);
+        }
+        self.print_entries(&pending, &entries);
         ahead.listed(entries.len());
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
@@ -356,18 +362,24 @@ impl<'a> Walker<'a> {
     }
 
     /// The entries the filter keeps, as read ahead or read now (in the
-    /// vector of the last directory listed); a read error is reported
+    /// vector of the last directory listed), and whether they are sorted
+    /// already (made, probed and sorted ahead); a read error is reported
     /// after what could be read.
     fn read_entries(
         &mut self,
         pending: &Pending,
         fd: BorrowedFd<'_>,
-        listing: Option<(prefetch::PackedNames, Option<std::io::Error>)>,
+        listing: Option<(Listing, Option<std::io::Error>)>,
         filter: &filter::Filter,
-    ) -> Vec<Entry> {
+    ) -> (Vec<Entry>, bool) {
         let mut entries = std::mem::take(&mut self.spare);
         let read_error = match listing {
-            Some((names, read_error)) => {
+            Some((Listing::Sorted(sorted), read_error)) => {
+                self.spare = entries;
+                self.report_read_error(pending, read_error);
+                return (sorted, true);
+            }
+            Some((Listing::Names(names), read_error)) => {
                 names.unpack_into(&mut entries);
                 read_error
             }
@@ -379,12 +391,11 @@ impl<'a> Walker<'a> {
             ),
         };
         self.report_read_error(pending, read_error);
-        entries
+        (entries, false)
     }
 
-    /// Sorts the entries and prints them, after the `total` line.
-    fn print_entries(&mut self, pending: &Pending, entries: &mut [Entry]) {
-        self.sort(entries);
+    /// Prints the sorted entries, after the `total` line.
+    fn print_entries(&mut self, pending: &Pending, entries: &[Entry]) {
         if self.plan.print_total {
             self.printer.print_total(&mut self.out, entries);
         }

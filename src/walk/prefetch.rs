@@ -1,7 +1,8 @@
-//! Reading ahead with `-R`: while the main thread sorts, formats and
-//! prints one directory, a few workers open and read the subdirectories
-//! that come next (and, where that is how they would be probed, stat their
-//! entries). Nothing is printed or reported by a worker: each result waits
+//! Reading ahead with `-R`: while the main thread formats and prints one
+//! directory, a few workers open and read the subdirectories that come
+//! next (and, where that is how they would be probed, stat their entries,
+//! and where nothing went wrong, make and sort them, leaving the walk only
+//! the printing). Nothing is printed or reported by a worker: each result waits
 //! until the walk reaches its directory, which then goes on exactly as if
 //! it had been read there and then, so output, messages and their order do
 //! not change.
@@ -36,8 +37,10 @@ use super::filter::Filter;
 use super::probe::{FactsList, Prober};
 use crate::config::Config;
 use crate::entry::Entry;
+use crate::options::SortKey;
 use crate::parallel::{self, Scope};
 use crate::plan::Plan;
+use crate::sort::sort_entries;
 use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
 use crate::sys::limits::is_descriptor_exhaustion;
 use crate::sys::stat::{stat_fd, Base, Need};
@@ -50,9 +53,19 @@ pub struct DirRead {
     /// The `(dev, ino)` stat for loop detection (`-R` only).
     pub ident: Option<std::io::Result<Metadata>>,
     /// The entries kept by the filter, and the error that ended reading.
-    pub listing: Option<(PackedNames, Option<std::io::Error>)>,
-    /// The entries' probes, in entry order, when done ahead.
+    pub listing: Option<(Listing, Option<std::io::Error>)>,
+    /// The entries' probes, in entry order, when done ahead (and not yet
+    /// recorded in a sorted listing).
     pub facts: Option<FactsList>,
+}
+
+/// A directory's entries as read ahead.
+pub enum Listing {
+    /// The names, in the order read.
+    Names(PackedNames),
+    /// The entries made, their probes recorded and sorted as the walk
+    /// sorts them: only printing is left.
+    Sorted(Vec<Entry>),
 }
 
 /// Entries read ahead, compactly: the names back to back (each with its
@@ -126,6 +139,8 @@ impl Done {
 #[derive(Clone)]
 pub struct Context<'a> {
     pub config: &'a Config,
+    /// Names sort in byte order (the walk's `collate_bytes`).
+    pub collate_bytes: bool,
     pub plan: Arc<Plan>,
     pub xattrs: Arc<AclProbe>,
 }
@@ -157,12 +172,26 @@ struct State {
 /// walk from waiting on the workers.
 const HELD_BYTES_MAX: usize = 448 * 1024;
 
+/// Heap bytes of one entry made ahead: the record, its name and its stat,
+/// each allocation with malloc's 16 bytes.
+fn entry_bytes(e: &Entry) -> usize {
+    let meta = e
+        .meta
+        .as_ref()
+        .map_or(0, |_| std::mem::size_of::<Metadata>() + 16);
+    std::mem::size_of::<Entry>() + e.name.as_bytes().len() + 17 + meta
+}
+
 /// Bytes a result read ahead holds until it is listed.
 fn bytes_in(outcome: &Outcome) -> usize {
     match outcome {
         Ok(read) => {
-            let names = read.listing.as_ref().map_or(0, |(names, _)| names.bytes());
-            names + read.facts.as_ref().map_or(0, FactsList::bytes)
+            let listing = match read.listing.as_ref() {
+                Some((Listing::Names(names), _)) => names.bytes(),
+                Some((Listing::Sorted(entries), _)) => entries.iter().map(entry_bytes).sum(),
+                None => 0,
+            };
+            listing + read.facts.as_ref().map_or(0, FactsList::bytes)
         }
         Err(_) => 0,
     }
@@ -410,9 +439,12 @@ impl<'env> Prefetcher<'env> {
             if !state.running.contains(&id) {
                 return None;
             }
-            // From the far end: the workers stay on the jobs needed first.
-            if !state.queue.is_empty() && state.held < HELD_BYTES_MAX {
-                let job = state.queue.remove(0);
+            // The one needed next: a job from the far end would wait
+            // longest for its listing, and might go stale.
+            let job = (state.held < HELD_BYTES_MAX)
+                .then(|| state.queue.pop())
+                .flatten();
+            if let Some(job) = job {
                 drop(state);
                 let outcome = read_ahead(&self.context, &job, &mut self.buffer);
                 state = lock(&self.shared.state);
@@ -517,12 +549,49 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
         }
         facts
     });
+    let (listing, facts) = match sorted_ahead(context, &names, facts, probed) {
+        Ok(entries) => (Listing::Sorted(entries), None),
+        Err(facts) => (Listing::Names(names), facts),
+    };
     Ok(DirRead {
         fd,
         ident,
-        listing: Some((names, read_error)),
+        listing: Some((listing, read_error)),
         facts,
     })
+}
+
+/// The entries of `names`, `facts` recorded, sorted as the walk would sort
+/// them, when that can be done ahead: every entry the plan probes was
+/// probed and none went wrong (what goes wrong is reported by the walk, in
+/// the order read), the sort needs nothing of the printer (`--sort=width`
+/// measures names as printed), and the entries fit half the budget of
+/// what may wait. Otherwise the facts back, for the walk.
+fn sorted_ahead(
+    context: &Context<'_>,
+    names: &PackedNames,
+    facts: Option<FactsList>,
+    probed: usize,
+) -> Result<Vec<Entry>, Option<FactsList>> {
+    let complete = match &facts {
+        Some(facts) => !facts.any_problem(),
+        None => probed == 0,
+    };
+    let per_entry = std::mem::size_of::<Entry>() + 48 + std::mem::size_of::<Metadata>();
+    let fits = names.types.len() * per_entry <= HELD_BYTES_MAX / 2;
+    if !complete || !fits || context.config.sort == SortKey::Width {
+        return Err(facts);
+    }
+    let mut entries = Vec::new();
+    names.unpack_into(&mut entries);
+    if let Some(facts) = facts {
+        for (entry, facts) in entries.iter_mut().zip(facts) {
+            // Nothing to report: checked above.
+            let _ = facts.record_into(entry);
+        }
+    }
+    sort_entries(&mut entries, context.config, context.collate_bytes, &|_| 0);
+    Ok(entries)
 }
 
 #[cfg(test)]

@@ -105,6 +105,14 @@ impl FactsList {
         }
     }
 
+    /// Whether some probe went wrong: the walk reports that in read order.
+    pub fn any_problem(&self) -> bool {
+        self.0.iter().any(|held| match held {
+            Held::Other(f) => !f.problems.is_empty() || matches!(f.stat, Some(Err(_))),
+            _ => false,
+        })
+    }
+
     /// Bytes held for these entries.
     pub fn bytes(&self) -> usize {
         self.0.len() * FactsList::ENTRY_BYTES
