@@ -71,7 +71,9 @@ fn a_large_directory_lists_as_gnu_in_every_format_that_stats() {
         &["-lt", "--full-time"],
         &["-l", "--group-directories-first"],
     ] {
-        same_as_one_thread(t.path(), args);
+        for locale in ["C", "en_US.UTF-8"] {
+            same_as_one_thread_in(t.path(), args, locale);
+        }
     }
 }
 
@@ -133,4 +135,67 @@ fn entries_that_cannot_be_stated_are_reported_in_directory_order() {
         }
     }
     t.chmod(".", 0o755);
+}
+
+/// `dirs` directories of `files` entries of every kind, with sizes, times
+/// and names that every sort key orders differently.
+fn mixed_tree(dirs: usize, files: usize) -> TempDir {
+    let t = TempDir::new("tree");
+    for d in 0..dirs {
+        let dir = format!("D{d:03}");
+        t.dir(&dir);
+        for i in 0..files {
+            let name = format!(
+                "{dir}/{}{}.{}",
+                ["b", "A", "a_", "B-"][i % 4],
+                (i * 37) % 101,
+                ["c", "txt", "tar.gz", ""][i % 3]
+            );
+            match i % 9 {
+                0 => {
+                    t.dir(&name);
+                }
+                1 => {
+                    t.symlink("..", &name);
+                }
+                2 => {
+                    t.symlink("gone", &name);
+                }
+                _ => {
+                    t.file(
+                        &name,
+                        (i * 7919) % 5000,
+                        1_500_000_000 + ((i * 104_729) % 86_400) as i64,
+                    );
+                }
+            }
+        }
+    }
+    t
+}
+
+#[test]
+fn a_tree_read_ahead_sorts_every_directory_as_gnu_by_every_key() {
+    // Workers read, stat and sort the subdirectories next in line: every
+    // key, reversed, grouped, and with `-L`, as GNU and one thread do.
+    let t = mixed_tree(24, 60);
+    for args in [
+        &["-R"][..],
+        &["-lR"],
+        &["-Rr"],
+        &["-lRt"],
+        &["-RS"],
+        &["-RX"],
+        &["-Rv"],
+        &["-RU"],
+        &["-lRc", "--full-time"],
+        &["-R", "--sort=width"],
+        &["-R", "--group-directories-first"],
+        &["-lRL"],
+        &["-RF", "--color=always"],
+    ] {
+        for locale in ["C", "en_US.UTF-8"] {
+            same_as_one_thread_in(t.path(), args, locale);
+        }
+    }
 }
