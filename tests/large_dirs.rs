@@ -44,17 +44,22 @@ fn mixed_dir(n: usize) -> TempDir {
 }
 
 fn same_as_one_thread(dir: &Path, args: &[&str]) {
-    let what = format!("ls {}", args.join(" "));
-    let term = ("TERM", "xterm");
-    let mine = run(&ours(), dir, args, &[term]);
-    let sequential = run(&ours(), dir, args, &[term, ("STATLS_THREADS", "1")]);
+    same_as_one_thread_in(dir, args, "C");
+}
+
+fn same_as_one_thread_in(dir: &Path, args: &[&str], locale: &str) {
+    let what = format!("LC_ALL={locale} ls {}", args.join(" "));
+    let env = [("TERM", "xterm"), ("LC_ALL", locale)];
+    let mine = run(&ours(), dir, args, &env);
+    let one = [env[0], env[1], ("STATLS_THREADS", "1")];
+    let sequential = run(&ours(), dir, args, &one);
     util::assert_same(
         &format!("{what} (one thread as reference)"),
         &sequential,
         &mine,
     );
     if let Some(g) = gnu() {
-        util::assert_same(&what, &run(&g, dir, args, &[term]), &mine);
+        util::assert_same(&what, &run(&g, dir, args, &env), &mine);
     }
 }
 
