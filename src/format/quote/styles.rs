@@ -262,7 +262,7 @@ fn backslashed(
             continue;
         }
         let needs_backslash = match unit {
-            [b] => special & bit(*b) != 0,
+            [b] if *b < 0x80 => special & bit(*b) != 0,
             _ => false,
         } || closes;
         if needs_backslash {

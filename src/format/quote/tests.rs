@@ -299,3 +299,15 @@ fn an_empty_name_is_quoted_by_the_shell_styles() {
         assert_eq!(quoted.starts_with_quote, !expected.is_empty(), "{style:?}");
     }
 }
+
+#[test]
+fn printable_high_bytes_of_single_byte_charsets_are_not_taken_for_ascii() {
+    // ISO-8859-1 (0xa0..=0xff printable): `ls -b` leaves NBSP (0xa0) and
+    // 0xba alone, where a space (0x20) and a colon (0x3a) in a heading
+    // get a backslash; `-F` makes `@` special, not 0xc0.
+    let latin1 = Charset::Unibyte(!0u128 << 32);
+    let names = Quoter::for_names(Escape, false, latin1, IndicatorStyle::Classify);
+    assert_eq!(names.quote_to_vec(b"a\xa0b c"), b"a\xa0b\\ c");
+    assert_eq!(names.quote_to_vec(b"\xc0@"), b"\xc0\\@");
+    assert_eq!(names.for_heading().quote_to_vec(b"\xba:"), b"\xba\\:");
+}
