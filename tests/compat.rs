@@ -88,23 +88,63 @@ fn run_corpus(corpus: &std::path::Path, locales: &[&str]) {
         return;
     }
     let cases = cases_runnable_here(corpus);
+    let (ok, text) = lsdiff(&runner, &cases);
+    let last = text.lines().last().unwrap_or("").to_string();
+    eprintln!("{}: {last}", corpus.display());
+    if ok || only_tty_cases_that_pass_again(&runner, &text) {
+        return;
+    }
+    panic!("differential corpus {} failed:\n{text}", corpus.display());
+}
+
+/// Runs lsdiff.sh on `cases`: whether every case was identical, and what
+/// it printed (stdout, then stderr).
+fn lsdiff(runner: &std::path::Path, cases: &CaseFile) -> (bool, String) {
     let out = Command::new("bash")
-        .arg(&runner)
+        .arg(runner)
         .arg("-v")
         .arg(cases.path())
         .arg("/bin/ls")
         .arg(util::ours())
         .output()
         .expect("run lsdiff.sh");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let last = text.lines().last().unwrap_or("").to_string();
-    eprintln!("{}: {last}", corpus.display());
-    assert!(
-        out.status.success(),
-        "differential corpus {} failed:\n{text}\n{}",
-        corpus.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+/// Whether every case that failed in `report` is a `TTY` case that comes
+/// out identical when run again (up to three times). The runner copies a
+/// pty's output until the pty reports the child gone, and now and then
+/// the kernel reports that before the last lines written were handed over:
+/// seen cutting GNU's output as often as ours, on a loaded machine in about
+/// one `TTY` case in thirty. A real difference is the same every run.
+fn only_tty_cases_that_pass_again(runner: &std::path::Path, report: &str) -> bool {
+    let failed: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("FAIL L"))
+        .filter_map(|l| l.split_once("]: ").map(|(_, case)| case))
+        .collect();
+    if failed.is_empty()
+        || !failed
+            .iter()
+            .all(|c| c.split_whitespace().any(|w| w.starts_with("TTY")))
+    {
+        return false;
+    }
+    failed.iter().all(|case| {
+        let again = CaseFile::new(&format!("{case}\n"));
+        let passed = (0..3).any(|_| lsdiff(runner, &again).0);
+        eprintln!(
+            "note: {case}: failed once, {} when run again",
+            if passed {
+                "identical"
+            } else {
+                "still different"
+            }
+        );
+        passed
+    })
 }
 
 /// The first of `locales` that `locale -a` does not list.
