@@ -101,6 +101,23 @@ pub fn probe_strategy(
     }
 }
 
+/// From how many entries a local directory's probes start while it is
+/// still being read (on a helper thread, the walk joining once reading
+/// ends): as many as make its probes worth splitting. `None` when nothing
+/// is overlapped: one CPU, threads turned off, or no threads allowed.
+pub fn probe_while_reading(config: &Config) -> Option<usize> {
+    (config.probes == ProbeConcurrency::Auto && crate::sys::limits::cpus() > 1 && threads_allowed())
+        .then_some(LOCAL_SPLIT_MIN)
+}
+
+/// Whether a directory whose reading reached [`probe_while_reading`]'s
+/// count is one whose probes are split by name over the CPUs (a local
+/// one), rather than sent by handle to a server.
+pub fn splits_locally(config: &Config, dir: BorrowedFd<'_>, dev: Option<(u32, u32)>) -> bool {
+    let large = probe_strategy(config, dir, dev, LOCAL_SPLIT_MIN);
+    large.lookup == Lookup::ByName && large.threads > 1
+}
+
 /// Threads reading subdirectories ahead with `-R`: a CPU's worth less
 /// one (the walk's own), up to three, on local disks; eight where each
 /// directory read waits on a server. `STATLS_THREADS=N` asks for N (up
@@ -190,6 +207,19 @@ pub fn on_threads(threads: usize, work: impl Fn() + Sync) {
         }
         work();
     });
+}
+
+/// Starts a thread in `scope` that probes entries while the walk reads
+/// more; whether it started.
+pub fn spawn_prober<'scope, 'env>(
+    scope: &'scope Scope<'scope, 'env>,
+    work: impl FnOnce() + Send + 'scope,
+) -> bool {
+    threads_allowed()
+        && Builder::new()
+            .stack_size(PROBE_STACK)
+            .spawn_scoped(scope, work)
+            .is_ok()
 }
 
 /// Starts `count` read-ahead workers in `scope`, each running what `make`

@@ -34,6 +34,7 @@ mod concurrent;
 mod filter;
 mod open;
 mod operands;
+mod pipeline;
 mod prefetch;
 mod probe;
 mod report;
@@ -240,10 +241,20 @@ impl<'a> Walker<'a> {
             self.stream_dir(&pending, fd.as_fd(), &filter);
             return;
         }
-        let (mut entries, sorted) = self.read_entries(&pending, fd.as_fd(), listing, &filter);
         let dir = InDir {
             fd: fd.as_fd(),
             path: &pending.path,
+        };
+        // Sorted ahead (by a read-ahead worker) implies probed.
+        let (mut entries, sorted, probed) = match listing {
+            None if facts.is_none() => {
+                let (entries, probed) = self.read_probing(&pending, dir, dev, &filter);
+                (entries, false, probed)
+            }
+            listing => {
+                let (entries, sorted) = self.read_entries(&pending, fd.as_fd(), listing, &filter);
+                (entries, sorted, sorted)
+            }
         };
         match facts {
             Some(facts) => {
@@ -251,8 +262,8 @@ impl<'a> Walker<'a> {
                     self.apply(dir.path, entry, facts);
                 }
             }
-            // Probed ahead, with what they found recorded.
-            None if sorted => {}
+            // Probed while read, or ahead with what they found recorded.
+            None if probed => {}
             None => self.complete_entries(dir, dev, &mut entries),
         }
         // Closed before formatting, as GNU does (user lookups open files):
@@ -392,6 +403,42 @@ impl<'a> Walker<'a> {
         };
         self.report_read_error(pending, read_error);
         (entries, false)
+    }
+
+    /// Reads a directory not read ahead; a large local one whose entries
+    /// need probes is probed while it is read (`pipeline`). Returns the
+    /// entries and whether they were probed.
+    fn read_probing(
+        &mut self,
+        pending: &Pending,
+        dir: InDir<'_>,
+        dev: Option<(u32, u32)>,
+        filter: &filter::Filter,
+    ) -> (Vec<Entry>, bool) {
+        let from = parallel::probe_while_reading(self.config)
+            .filter(|_| !self.plan.need_for(FileType::Regular).is_empty());
+        let Some(from) = from else {
+            return self.read_entries(pending, dir.fd, None, filter);
+        };
+        let mut entries = std::mem::take(&mut self.spare);
+        let mut buffer = std::mem::take(&mut self.dir_buffer);
+        let config = self.config;
+        let splits = || parallel::splits_locally(config, dir.fd, dev);
+        let prober = self.prober(dir, Lookup::ByName);
+        let read = pipeline::read_probing(
+            &prober,
+            dir.fd,
+            &mut buffer,
+            filter,
+            &mut entries,
+            (from, splits),
+        );
+        self.dir_buffer = buffer;
+        self.report_read_error(pending, read.read_error);
+        for (i, problems) in read.problems {
+            self.report_problems(dir.path, &entries[i], problems);
+        }
+        (entries, read.probed)
     }
 
     /// Prints the sorted entries, after the `total` line.

@@ -1,7 +1,9 @@
 //! Large directories list as GNU ls 9.1 lists them, whichever way their
 //! entries are probed: a local directory of 2 048 entries or more is
-//! stat'ed by as many threads as there are CPUs (up to four), a smaller
-//! one by the walk alone. The output, the messages, their order and the
+//! stat'ed while it is still being read (a helper thread takes the names
+//! read so far) and, once read, by two threads; a smaller one by the walk
+//! alone after reading; with `-R`, workers read, stat and sort the
+//! directories next in line. The output, the messages, their order and the
 //! exit status must not show which: they equal GNU's and those of the
 //! walk that does everything on one thread (`STATLS_THREADS=1`).
 
@@ -83,7 +85,7 @@ fn a_large_directory_lists_as_gnu_in_every_format_that_stats() {
 }
 
 #[test]
-fn directories_around_the_size_where_probes_are_split_list_alike() {
+fn directories_around_the_size_where_probing_starts_early_list_alike() {
     for n in [2_047, 2_048, 2_049, 2_303, 2_304, 2_305] {
         let t = mixed_dir(n);
         same_as_one_thread(t.path(), &["-l"]);
