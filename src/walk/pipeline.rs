@@ -6,8 +6,9 @@
 //! turns out large (as many entries as `parallel` asks for before a local
 //! directory's probes are split), the names read so far go to a helper
 //! thread in chunks, and every chunk read after them too; the walk goes on
-//! reading, records the facts the helper hands back, and once the
-//! directory is read, probes what is left itself. Small directories never
+//! reading (probing the oldest chunk itself whenever more than four
+//! wait, so that few names are ever copied), records the facts the helper
+//! hands back, and once the directory is read, probes what is left itself. Small directories never
 //! get here: nothing is copied or started for them.
 //!
 //! Nothing is printed or reported here: problems come back indexed by
@@ -160,6 +161,13 @@ pub fn read_probing(
                     let full = job.replace(Job::new(n));
                     queue_job(&shared, full.unwrap_or_else(|| Job::new(n)));
                     record_done(&shared, entries, &mut problems);
+                    // Reading outruns probing: past a few chunks waiting,
+                    // the walk probes one itself before reading on, which
+                    // keeps both busy and the names waiting few.
+                    while let Some(job) = backlog(&shared) {
+                        let facts = job.probe(prober);
+                        record(entries, job.start, facts, &mut problems);
+                    }
                 }
             },
         );
@@ -211,6 +219,19 @@ fn finish(
             let facts = job.probe(prober);
             record(entries, job.start, facts, problems);
         }
+    }
+}
+
+/// Chunks that may wait for the helper while the walk reads on.
+const BACKLOG_MAX: usize = 4;
+
+/// The oldest chunk waiting, when more than [`BACKLOG_MAX`] do.
+fn backlog(shared: &Shared) -> Option<Job> {
+    let mut queue = shared.lock();
+    if queue.jobs.len() > BACKLOG_MAX {
+        queue.jobs.pop_front()
+    } else {
+        None
     }
 }
 
