@@ -165,12 +165,13 @@ struct State {
     closed: bool,
 }
 
-/// Bytes that may wait in results read ahead (names, types and probes)
-/// before the workers pause: a tree of huge directories is read ahead one
-/// or two at a time, a tree of small ones up to the window. A thousand
-/// probed entries take about 110 KB: four such directories ahead keep the
-/// walk from waiting on the workers.
-const HELD_BYTES_MAX: usize = 448 * 1024;
+/// Bytes that may wait in results read ahead (names and probes, or
+/// entries made and sorted) before the workers pause: a tree of huge
+/// directories is read ahead one or two at a time, a tree of small ones up
+/// to the window. A thousand entries made, stat'ed and sorted take about
+/// 190 KB; with the sort done ahead, more waiting than this measured no
+/// faster (`-lR` of 200 x 1 000 files: 448 KiB no better than 256 or 320).
+const HELD_BYTES_MAX: usize = 320 * 1024;
 
 /// Heap bytes of one entry made ahead: the record, its name and its stat,
 /// each allocation with malloc's 16 bytes.
