@@ -163,6 +163,12 @@ struct State {
     /// Bytes held in `done`: workers pause at [`HELD_BYTES_MAX`].
     held: usize,
     closed: bool,
+    /// Workers waiting for a job, and whether the walk waits for one to
+    /// finish: a condition variable is signalled only when someone waits
+    /// (each signal is a system call, and a tree of small directories
+    /// makes several per directory).
+    idle_workers: usize,
+    walk_waits: bool,
 }
 
 /// Bytes that may wait in results read ahead (names and probes, or
@@ -268,6 +274,28 @@ pub struct Prefetcher<'a> {
     stale: HashSet<u64>,
 }
 
+impl Shared {
+    /// Wakes the idle workers, if any (`state` is released first).
+    fn wake_workers(&self, state: std::sync::MutexGuard<'_, State>) {
+        let idle = state.idle_workers > 0;
+        drop(state);
+        if idle {
+            self.work.notify_all();
+        }
+    }
+
+    /// Waits, as the walk, for a job to finish.
+    fn wait_finished<'s>(
+        &self,
+        mut state: std::sync::MutexGuard<'s, State>,
+    ) -> std::sync::MutexGuard<'s, State> {
+        state.walk_waits = true;
+        let mut state = self.finished.wait(state).unwrap_or_else(|e| e.into_inner());
+        state.walk_waits = false;
+        state
+    }
+}
+
 impl<'env> Prefetcher<'env> {
     /// Starts up to `workers` threads in `scope` (none: reading ahead is
     /// off), as many as `descriptors` allow: each reads ahead with a
@@ -341,8 +369,7 @@ impl<'env> Prefetcher<'env> {
             self.stale.insert(id);
             self.outstanding -= 1;
         }
-        drop(state);
-        self.shared.work.notify_all();
+        self.shared.wake_workers(state);
     }
 
     /// Gives every descriptor of the read-ahead back and reads nothing
@@ -362,11 +389,7 @@ impl<'env> Prefetcher<'env> {
             if state.running.is_empty() {
                 break;
             }
-            state = self
-                .shared
-                .finished
-                .wait(state)
-                .unwrap_or_else(|e| e.into_inner());
+            state = self.shared.wait_finished(state);
         }
         self.outstanding = 0;
     }
@@ -410,8 +433,7 @@ impl<'env> Prefetcher<'env> {
                 path,
             });
         }
-        drop(state);
-        self.shared.work.notify_all();
+        self.shared.wake_workers(state);
         ids
     }
 
@@ -427,9 +449,8 @@ impl<'env> Prefetcher<'env> {
         let mut state = lock(&self.shared.state);
         loop {
             if let Some(done) = state.collect(id) {
-                drop(state);
-                // Room under the entry budget again.
-                self.shared.work.notify_all();
+                // Room under the budget again.
+                self.shared.wake_workers(state);
                 let listed = self.shared.listed.load(Ordering::Relaxed);
                 return (!done.stale(Instant::now(), listed)).then_some(done.outcome);
             }
@@ -452,11 +473,7 @@ impl<'env> Prefetcher<'env> {
                 state.finish(job.id, outcome, &self.shared);
                 continue;
             }
-            state = self
-                .shared
-                .finished
-                .wait(state)
-                .unwrap_or_else(|e| e.into_inner());
+            state = self.shared.wait_finished(state);
         }
     }
 
@@ -487,7 +504,9 @@ fn work(shared: &Shared, context: &Context<'_>) {
                     state.running.insert(job.id);
                     break job;
                 }
+                state.idle_workers += 1;
                 state = shared.work.wait(state).unwrap_or_else(|e| e.into_inner());
+                state.idle_workers -= 1;
             }
         };
         let outcome = read_ahead(context, &job, &mut buffer);
@@ -496,8 +515,11 @@ fn work(shared: &Shared, context: &Context<'_>) {
         if !state.closed {
             state.finish(job.id, outcome, shared);
         }
+        let walk_waits = state.walk_waits;
         drop(state);
-        shared.finished.notify_all();
+        if walk_waits {
+            shared.finished.notify_all();
+        }
     }
 }
 
