@@ -19,7 +19,7 @@ use crate::listing::Printer;
 use crate::output::{Output, Sink};
 use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
-use crate::sort::sort_entries;
+use crate::sort::{apply_order, sorted_order};
 use crate::sys::dir::{read_dir_each, DirBuffer};
 use crate::sys::limits::DescriptorBudget;
 use crate::sys::path::child_path;
@@ -203,6 +203,13 @@ impl<'a> Walker<'a> {
     }
 
     fn sort(&mut self, entries: &mut [Entry]) {
+        if let Some(order) = self.sorted_order(entries) {
+            apply_order(entries, order);
+        }
+    }
+
+    /// The order the entries are listed in (`None`: as they are).
+    fn sorted_order(&self, entries: &[Entry]) -> Option<Vec<usize>> {
         let names = &self.printer.names;
         let c = self.config;
         // Where quoted names are aligned, GNU's width key leaves out the
@@ -212,7 +219,7 @@ impl<'a> Walker<'a> {
             let q = names.measure(e.name_bytes(), &mut Vec::new());
             q.width - usize::from(aligned && q.starts_with_quote)
         };
-        sort_entries(entries, self.config, self.collate_bytes, &width_of);
+        sorted_order(entries, self.config, self.collate_bytes, &width_of)
     }
 
     /// Lists one directory, as the steps below: open it (or take what was
@@ -377,6 +384,15 @@ impl<'a> Walker<'a> {
 
     /// Sorts the entries and prints them, after the `total` line.
     fn print_entries(&mut self, pending: &Pending, entries: &mut [Entry]) {
+        // Bare names, one per line, and nothing walked after them: printed
+        // in sorted order where they are, without moving the entries.
+        if self.printer.prints_bare_lines() && !self.config.recursive && !self.plan.print_total {
+            let order = self.sorted_order(entries);
+            self.printer.names.dir.clone_from(&pending.path);
+            self.printer
+                .print_bare_lines(&mut self.out, entries, order.as_deref());
+            return;
+        }
         self.sort(entries);
         if self.plan.print_total {
             self.printer.print_total(&mut self.out, entries);
@@ -430,16 +446,16 @@ impl<'a> Walker<'a> {
     /// overlapped as the filesystem calls for, with any error reported in
     /// directory order either way.
     fn complete_entries(&mut self, dir: InDir<'_>, dev: Option<(u32, u32)>, entries: &mut [Entry]) {
+        let probed = self.plan.count_probed(entries.iter().map(|e| e.file_type));
+        // Nothing to learn (a plain listing): the entries are not visited.
+        if probed == 0 {
+            return;
+        }
         let Strategy {
             lookup,
             threads,
             chunk,
-        } = parallel::probe_strategy(
-            self.config,
-            dir.fd,
-            dev,
-            self.plan.count_probed(entries.iter().map(|e| e.file_type)),
-        );
+        } = parallel::probe_strategy(self.config, dir.fd, dev, probed);
         if threads <= 1 {
             for entry in entries.iter_mut() {
                 let facts = self.prober(dir, lookup).probe(&entry.name, entry.file_type);

@@ -27,6 +27,7 @@ use crate::sys::locale;
 
 use super::effort::Effort;
 use super::keys::KeyMaker;
+use super::radix::{self, Item};
 
 /// Key bytes held in the record itself (three words); the rest goes to an
 /// arena.
@@ -70,10 +71,21 @@ struct Rec {
     group: u8,
 }
 
-/// The keys of a run of entries, sorted.
+/// The keys of a run of entries, and their order.
 struct Part {
+    /// Where the run starts among the entries.
+    start: usize,
+    /// The records, in entry order.
     recs: Vec<Rec>,
     arena: Vec<u8>,
+    /// The sorted items (see `radix`).
+    items: Vec<Item>,
+}
+
+impl Part {
+    fn keyed(&self, item: &Item) -> Keyed<'_> {
+        (&self.recs[item.idx as usize - self.start], &self.arena)
+    }
 }
 
 /// A record with the arena its key's tail is in.
@@ -122,21 +134,40 @@ impl Order<'_> {
         }
     }
 
-    /// Keys for `entries[range]`, sorted.
+    /// Keys for `entries[range]`, sorted: by radix on the first key
+    /// bytes, by comparison beyond (see `radix`).
     fn sorted_part(&self, range: Range<usize>, table: bool) -> Part {
         let mut part = self.keyed_part(range, table);
-        let arena = &part.arena;
-        part.recs
-            .sort_unstable_by(|a, b| self.cmp((a, arena), (b, arena)));
+        let items = std::mem::take(&mut part.items);
+        let tie = |a: &Item, b: &Item| self.cmp(part.keyed(a), part.keyed(b));
+        let mut scratch = Vec::new();
+        // Directories first, outside the reversal: two runs sorted apart.
+        let items = if self.how.dirs_first {
+            let (mut dirs, mut rest): (Vec<Item>, Vec<Item>) =
+                items.into_iter().partition(|i| i.group == 0);
+            radix::sort(&mut dirs, &mut scratch, &tie);
+            radix::sort(&mut rest, &mut scratch, &tie);
+            dirs.append(&mut rest);
+            dirs
+        } else {
+            let mut items = items;
+            radix::sort(&mut items, &mut scratch, &tie);
+            items
+        };
+        part.items = items;
         part
     }
 
     /// Keys for `entries[range]`, in entry order.
     fn keyed_part(&self, range: Range<usize>, table: bool) -> Part {
         let mut part = Part {
+            start: range.start,
             recs: Vec::with_capacity(range.len()),
             arena: Vec::new(),
+            items: Vec::with_capacity(range.len()),
         };
+        // Complemented words sort the other way round.
+        let flip = if self.how.reverse { u64::MAX } else { 0 };
         let mut keys = KeyMaker::new(self.how.collation == Collation::Locale, table);
         for i in range {
             let e = &self.entries[i];
@@ -149,13 +180,19 @@ impl Order<'_> {
             let word = |i: usize| {
                 u64::from_be_bytes(head[8 * i..8 * i + 8].try_into().unwrap_or_default())
             };
-            part.recs.push(Rec {
+            let rec = Rec {
                 head: [word(0), word(1), word(2)],
                 tail_at: part.arena.len() as u32,
                 tail_len: tail.len() as u16,
                 idx: i as u32,
                 group: u8::from(!(self.how.dirs_first && e.is_dir_like())),
+            };
+            part.items.push(Item {
+                words: [rec.head[0] ^ flip, rec.head[1] ^ flip],
+                idx: rec.idx,
+                group: rec.group,
             });
+            part.recs.push(rec);
             part.arena.extend_from_slice(tail);
         }
         part
@@ -172,7 +209,7 @@ pub fn order(entries: &[Entry], how: NameSort, effort: Effort) -> Vec<usize> {
     let n = entries.len();
     if !effort.two_threads {
         let part = order.sorted_part(0..n, effort.table);
-        return part.recs.iter().map(|r| r.idx as usize).collect();
+        return part.items.iter().map(|r| r.idx as usize).collect();
     }
     let mid = n / 2;
     let (right, left) = parallel::with_helper(
@@ -186,10 +223,13 @@ pub fn order(entries: &[Entry], how: NameSort, effort: Effort) -> Vec<usize> {
 
 /// Merges two sorted parts into one order of entry indices.
 fn merge(order: &Order<'_>, left: &Part, right: &Part) -> Vec<usize> {
-    let mut out = Vec::with_capacity(left.recs.len() + right.recs.len());
-    let (mut l, mut r) = (left.recs.iter().peekable(), right.recs.iter().peekable());
+    let mut out = Vec::with_capacity(left.items.len() + right.items.len());
+    let (mut l, mut r) = (left.items.iter().peekable(), right.items.iter().peekable());
     while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
-        if order.cmp((a, &left.arena), (b, &right.arena)) == Ordering::Greater {
+        let ord = a
+            .cmp_held(b)
+            .then_with(|| order.cmp(left.keyed(a), right.keyed(b)));
+        if ord == Ordering::Greater {
             out.push(b.idx as usize);
             r.next();
         } else {
@@ -254,6 +294,64 @@ mod tests {
         for two in [false, true] {
             assert_eq!(sorted(&names, false, two), [1, 3, 0, 2]);
             assert_eq!(sorted(&names, true, two), [0, 2, 1, 3]);
+        }
+    }
+
+    /// Many names (past the radix sort's threshold) with long shared
+    /// prefixes, duplicates and directories among them: every way of
+    /// sorting gives the plain comparison's order.
+    #[test]
+    fn large_directories_sort_as_the_plain_comparison_does() {
+        let mut state = 7u64;
+        let mut entries: Vec<Entry> = (0..3000)
+            .map(|i| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let len = 1 + (state >> 59) as usize;
+                let mut name: Vec<u8> = (0..len)
+                    .map(|k| b"aab-Z\xe9"[((state >> (3 * k % 60)) % 6) as usize])
+                    .collect();
+                if i % 7 == 0 {
+                    name.splice(0..0, b"abcdefghijklmnopq".iter().copied());
+                }
+                let t = if i % 5 == 0 {
+                    FileType::Directory
+                } else {
+                    FileType::Regular
+                };
+                Entry::new(CString::new(name).unwrap(), t)
+            })
+            .collect();
+        for (reverse, dirs_first, two_threads) in [
+            (false, false, false),
+            (true, false, true),
+            (false, true, true),
+            (true, true, false),
+        ] {
+            let how = NameSort {
+                collation: Collation::Bytes,
+                reverse,
+                dirs_first,
+            };
+            let effort = Effort {
+                keyed: true,
+                table: false,
+                two_threads,
+            };
+            let mut want: Vec<usize> = (0..entries.len()).collect();
+            want.sort_by(|&i, &j| {
+                let (a, b) = (&entries[i], &entries[j]);
+                let group = b.is_dir_like().cmp(&a.is_dir_like());
+                let group = if dirs_first { group } else { Ordering::Equal };
+                let ord = a.name_bytes().cmp(b.name_bytes());
+                group.then(if reverse { ord.reverse() } else { ord })
+            });
+            assert_eq!(
+                order(&entries, how, effort),
+                want,
+                "{reverse} {dirs_first} {two_threads}"
+            );
         }
     }
 }
