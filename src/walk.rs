@@ -267,7 +267,11 @@ impl<'a> Walker<'a> {
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
         }
-        entries.clear();
+        // The last listing's entries are left for the exit to reclaim (see
+        // `app::run`): freeing 100 000 names one by one takes a millisecond.
+        if !work.is_empty() {
+            entries.clear();
+        }
         self.spare = entries;
     }
 
@@ -366,6 +370,7 @@ impl<'a> Walker<'a> {
         filter: &filter::Filter,
     ) -> Vec<Entry> {
         let mut entries = std::mem::take(&mut self.spare);
+        entries.clear();
         let read_error = match listing {
             Some((names, read_error)) => {
                 names.unpack_into(&mut entries);
