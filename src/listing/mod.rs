@@ -287,7 +287,7 @@ impl<'a> Printer<'a> {
         let eol = self.eol();
         let mut line = |e: &Entry| {
             let buf = out.buffer();
-            self.names.quoter.quote(e.name_bytes(), buf);
+            self.names.quoter.quote_bytes(e.name_bytes(), buf);
             buf.push(eol);
             out.end_line();
         };

@@ -299,3 +299,22 @@ fn an_empty_name_is_quoted_by_the_shell_styles() {
         assert_eq!(quoted.starts_with_quote, !expected.is_empty(), "{style:?}");
     }
 }
+
+#[test]
+fn bytes_alone_are_the_quoted_bytes_in_every_style() {
+    let names: [&[u8]; 5] = [b"plain", b"a b", b"a\nb", b"\xc3\xa9t\xc3\xa9", b"it's\xff"];
+    for style in [Literal, Shell, ShellAlways, C, Escape, Locale] {
+        for (hide, utf8) in [(false, false), (true, true), (false, true)] {
+            let quoter = Quoter::new(style, hide, utf8);
+            for name in names {
+                let mut bytes = Vec::new();
+                quoter.quote_bytes(name, &mut bytes);
+                assert_eq!(
+                    bytes,
+                    quoter.quote_to_vec(name),
+                    "{style:?} {hide} {name:?}"
+                );
+            }
+        }
+    }
+}
