@@ -274,7 +274,7 @@ mod tests {
     #[test]
     fn large_directories_sort_as_the_plain_comparison_does() {
         let mut state = 7u64;
-        let mut entries: Vec<Entry> = (0..3000)
+        let entries: Vec<Entry> = (0..3000)
             .map(|i| {
                 state = state
                     .wrapping_mul(6364136223846793005)
