@@ -6,9 +6,9 @@
 //! those are equal too, by the full comparison the caller gives. The
 //! result is that comparison's order exactly, provided it agrees with the
 //! held bytes where they differ. Sixteen-byte items keep the passes, and
-//! the memory they fault in, small: at 100 000 names the sort takes about
-//! 4 ms where a comparison sort of the same items takes 5 and of the
-//! former 40-byte key records 7.
+//! the memory they fault in, small: 100 000 ordinary names take about
+//! 3.4 ms here, a comparison sort of the same items 4.2, of the former
+//! 40-byte key records 6.
 #![forbid(unsafe_code)]
 
 use std::cmp::Ordering;
