@@ -34,9 +34,15 @@ pub struct Entry {
     pub operand: bool,
     /// ACL / security context marker for the long format.
     pub access: AccessMarker,
-    /// Security context for `-Z` (None: unknown, printed as `?`).
-    pub context: Option<Vec<u8>>,
+    /// Security context for `-Z` (None: unknown, printed as `?`). Boxed
+    /// whole (one word where a vector is three): entries are many, and
+    /// smaller entries are fewer pages to fault in and move.
+    #[allow(clippy::box_collection)]
+    pub context: Option<Box<Vec<u8>>>,
 }
+
+// Kept small (see `context`): a large directory holds one per name.
+const _: () = assert!(std::mem::size_of::<Entry>() <= 48);
 
 impl Entry {
     pub fn new(name: CString, file_type: FileType) -> Entry {

@@ -193,6 +193,10 @@ impl Plan {
 
     /// How many entries of these types the plan has something to ask about.
     pub fn count_probed(&self, types: impl IntoIterator<Item = FileType>) -> usize {
+        // A plain listing: no need to look at the types at all.
+        if self.by_type.iter().all(|n| n.is_empty()) {
+            return 0;
+        }
         types
             .into_iter()
             .filter(|&t| !self.need_for(t).is_empty())

@@ -16,11 +16,13 @@ use crate::config::Config;
 use crate::entry::{time_of, Entry};
 use crate::options::SortKey;
 use crate::parallel;
+use crate::sys::cache::prefetch;
 use crate::sys::{locale, Timestamp};
 
 mod effort;
 mod keys;
 mod names;
+mod radix;
 mod version;
 
 use names::{Collation, NameSort};
@@ -53,17 +55,18 @@ fn suffix(name: &CStr, at: usize) -> &CStr {
     CStr::from_bytes_with_nul(&name.to_bytes_with_nul()[at..]).unwrap_or_default()
 }
 
-/// Sorts `entries` in place. `width_of` gives the display width of an
-/// entry's name (for `--sort=width`).
-pub fn sort_entries(
-    entries: &mut [Entry],
+/// The order `entries` are listed in: position `i` holds the index of the
+/// entry listed `i`-th; `None` for directory order (`-U`). `width_of`
+/// gives the display width of an entry's name (for `--sort=width`).
+pub fn sorted_order(
+    entries: &[Entry],
     config: &Config,
     collate_bytes: bool,
     width_of: &dyn Fn(&Entry) -> usize,
-) {
+) -> Option<Vec<usize>> {
     // -U keeps directory order: no -r, no grouping of directories.
     if config.sort == SortKey::None {
-        return;
+        return None;
     }
     if config.sort == SortKey::Name {
         let two = parallel::sort_on_two_threads(config, entries.len(), !collate_bytes);
@@ -78,9 +81,7 @@ pub fn sort_entries(
                 reverse: config.reverse,
                 dirs_first: config.group_directories_first,
             };
-            let order = names::order(entries, how, effort);
-            apply_permutation(entries, order, touch_entry);
-            return;
+            return Some(names::order(entries, how, effort));
         }
     }
     let time_field = config.time;
@@ -118,7 +119,8 @@ pub fn sort_entries(
         .collect();
     let sort = config.sort;
     let reverse = config.reverse;
-    // Entries are large: sort their indices, then move each entry once.
+    // Entries are large: sort their indices (the caller moves each entry
+    // once, or prints them in this order).
     let mut order: Vec<usize> = (0..entries.len()).collect();
     const NO_KEYS: Keys = Keys {
         dir_first: false,
@@ -139,18 +141,18 @@ pub fn sort_entries(
             ord
         }
     });
-    apply_permutation(entries, order, touch_entry);
+    Some(order)
 }
 
-/// Reads an entry (its name's pointer), bringing it into cache.
-fn touch_entry(e: &Entry) {
-    std::hint::black_box(e.name.as_ptr());
+/// Puts `entries` in `order` (as [`sorted_order`] gives it).
+pub fn apply_order(entries: &mut [Entry], order: Vec<usize>) {
+    apply_permutation(entries, order, prefetch);
 }
 
 /// Reorders `items` so that position `i` receives the item that was at
 /// `order[i]`, in place (cycle by cycle, no second vector of entries).
-/// `touch` reads an item: each cycle is followed a few steps ahead of the
-/// swaps and the items there are touched, so that their cache misses
+/// `touch` fetches an item: each cycle is followed a few steps ahead of the
+/// swaps and the items there are fetched, so that their cache misses
 /// overlap instead of following one another (entries are large and, in a
 /// big directory, mostly out of cache).
 fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>, touch: impl Fn(&T)) {

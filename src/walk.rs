@@ -19,7 +19,7 @@ use crate::listing::Printer;
 use crate::output::{Output, Sink};
 use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
-use crate::sort::sort_entries;
+use crate::sort::{apply_order, sorted_order};
 use crate::sys::dir::{read_dir_each, DirBuffer};
 use crate::sys::limits::DescriptorBudget;
 use crate::sys::path::child_path;
@@ -205,6 +205,13 @@ impl<'a> Walker<'a> {
     }
 
     fn sort(&mut self, entries: &mut [Entry]) {
+        if let Some(order) = self.sorted_order(entries) {
+            apply_order(entries, order);
+        }
+    }
+
+    /// The order the entries are listed in (`None`: as they are).
+    fn sorted_order(&self, entries: &[Entry]) -> Option<Vec<usize>> {
         let names = &self.printer.names;
         let c = self.config;
         // Where quoted names are aligned, GNU's width key leaves out the
@@ -214,7 +221,7 @@ impl<'a> Walker<'a> {
             let q = names.measure(e.name_bytes(), &mut Vec::new());
             q.width - usize::from(aligned && q.starts_with_quote)
         };
-        sort_entries(entries, self.config, self.collate_bytes, &width_of);
+        sorted_order(entries, self.config, self.collate_bytes, &width_of)
     }
 
     /// Lists one directory, as the steps below: open it (or take what was
@@ -269,23 +276,17 @@ impl<'a> Walker<'a> {
         // Closed before formatting, as GNU does (user lookups open files):
         // kept only to open subdirectories from, if the path's budget holds.
         let fd = (id.is_some() && self.chain.holds()).then_some(fd);
-        if !sorted {
-            self.sort(&mut entries);
-        }
-        self.print_entries(&pending, &entries);
+        self.print_entries(&pending, &mut entries, sorted);
         ahead.listed(entries.len());
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
         }
-        if work.iter().all(|w| matches!(w, Work::Leave)) {
-            // The last directory: the process exits once it is printed,
-            // and freeing its names and stats one by one (a tenth of a
-            // large `-l`'s time on the main thread) would only delay that.
-            std::mem::forget(entries);
-        } else {
+        // The last listing's entries are left for the exit to reclaim (see
+        // `app::run`): freeing 100 000 names one by one takes a millisecond.
+        if !work.iter().all(|w| matches!(w, Work::Leave)) {
             entries.clear();
-            self.spare = entries;
         }
+        self.spare = entries;
     }
 
     /// With `-R`, the directory's device and `(dev, ino)` identity, checked
@@ -384,6 +385,7 @@ impl<'a> Walker<'a> {
         filter: &filter::Filter,
     ) -> (Vec<Entry>, bool) {
         let mut entries = std::mem::take(&mut self.spare);
+        entries.clear();
         let read_error = match listing {
             Some((Listing::Sorted(sorted), read_error)) => {
                 self.spare = entries;
@@ -441,8 +443,22 @@ impl<'a> Walker<'a> {
         (entries, read.probed)
     }
 
-    /// Prints the sorted entries, after the `total` line.
-    fn print_entries(&mut self, pending: &Pending, entries: &[Entry]) {
+    /// Sorts the entries (unless `sorted` ahead) and prints them, after
+    /// the `total` line.
+    fn print_entries(&mut self, pending: &Pending, entries: &mut [Entry], sorted: bool) {
+        // Bare names, one per line, and nothing walked after them: printed
+        // in sorted order where they are, without moving the entries.
+        let bare = self.printer.prints_bare_lines() && !self.config.recursive;
+        if !sorted && bare && !self.plan.print_total {
+            let order = self.sorted_order(entries);
+            self.printer.names.dir.clone_from(&pending.path);
+            self.printer
+                .print_bare_lines(&mut self.out, entries, order.as_deref());
+            return;
+        }
+        if !sorted {
+            self.sort(entries);
+        }
         if self.plan.print_total {
             self.printer.print_total(&mut self.out, entries);
         }
@@ -495,16 +511,16 @@ impl<'a> Walker<'a> {
     /// overlapped as the filesystem calls for, with any error reported in
     /// directory order either way.
     fn complete_entries(&mut self, dir: InDir<'_>, dev: Option<(u32, u32)>, entries: &mut [Entry]) {
+        let probed = self.plan.count_probed(entries.iter().map(|e| e.file_type));
+        // Nothing to learn (a plain listing): the entries are not visited.
+        if probed == 0 {
+            return;
+        }
         let Strategy {
             lookup,
             threads,
             chunk,
-        } = parallel::probe_strategy(
-            self.config,
-            dir.fd,
-            dev,
-            self.plan.count_probed(entries.iter().map(|e| e.file_type)),
-        );
+        } = parallel::probe_strategy(self.config, dir.fd, dev, probed);
         if threads <= 1 {
             for entry in entries.iter_mut() {
                 let facts = self.prober(dir, lookup).probe(&entry.name, entry.file_type);

@@ -173,6 +173,17 @@ impl Quoter {
         }
     }
 
+    /// Appends the quoted form of `name` to `out` where only its bytes are
+    /// wanted, not its width: a literal name goes out as it is (unless
+    /// `-q` hides characters), without being measured.
+    pub fn quote_bytes(&self, name: &[u8], out: &mut Vec<u8>) {
+        if self.style == QuotingStyle::Literal && !self.hide_control_chars {
+            out.extend_from_slice(name);
+        } else {
+            self.quote(name, out);
+        }
+    }
+
     /// The locale styles escape their closing quote wherever its bytes
     /// occur; a translation's quote may be plain ASCII (`>>` in KOI8-R).
     fn close_quote_in(&self, name: &[u8]) -> bool {

@@ -16,7 +16,7 @@ pub fn pad_left(out: &mut Vec<u8>, text: &[u8], width: usize) {
 
 /// The `-Z` text of an entry (`?` when unknown).
 pub fn context_text(e: &Entry) -> &[u8] {
-    e.context.as_deref().unwrap_or(b"?")
+    e.context.as_deref().map_or(b"?", |c| c)
 }
 
 /// The `-s` column of an entry.

@@ -15,6 +15,7 @@ use crate::entry::Entry;
 use crate::format::quote::listing_aligns_quotes;
 use crate::options::Format;
 use crate::output::{Output, Sink};
+use crate::sys::cache::prefetch;
 use columns::Cell;
 use fields::{block_text, context_text, inode_text, number_columns, pad_left};
 use json::JsonWriter;
@@ -262,6 +263,51 @@ impl<'a> Printer<'a> {
         cell.color_at = cell.color_at.or(r.color_at);
     }
 
+    /// Names are printed bare: no prefix column, no colour, no link, no
+    /// indicator (one name per line, this is the common `ls | …`).
+    fn bare_names(&self) -> bool {
+        let (c, n) = (self.config, &self.names);
+        !(c.inode || c.size_blocks || c.context)
+            && n.painter.is_none()
+            && n.hyperlink.is_none()
+            && n.indicator == crate::options::IndicatorStyle::None
+    }
+
+    /// A batch is printed one bare name per line: it can then be printed in
+    /// its sorted order without being sorted in place.
+    pub fn prints_bare_lines(&self) -> bool {
+        matches!(self.layout, Layout::OneLine) && self.bare_names()
+    }
+
+    /// Prints the quoted names of `entries` one per line, as they are or
+    /// in `order` (the indices of the entries in the order listed). The
+    /// names are written straight into the output buffer; in `order`, the
+    /// entries and their names are fetched a few lines ahead.
+    pub fn print_bare_lines(&self, out: &mut Output, entries: &[Entry], order: Option<&[usize]>) {
+        let eol = self.eol();
+        let mut line = |e: &Entry| {
+            let buf = out.buffer();
+            self.names.quoter.quote_bytes(e.name_bytes(), buf);
+            buf.push(eol);
+            out.end_line();
+        };
+        match order {
+            None => entries.iter().for_each(line),
+            Some(order) => {
+                for (k, &i) in order.iter().enumerate() {
+                    if let Some(&ahead) = order.get(k + 2 * FETCH_AHEAD) {
+                        prefetch(&entries[ahead]);
+                    }
+                    if let Some(&ahead) = order.get(k + FETCH_AHEAD) {
+                        prefetch(entries[ahead].name_bytes());
+                    }
+                    line(&entries[i]);
+                }
+            }
+        }
+        out.write(&[]);
+    }
+
     /// Every entry rendered, for the layouts that need all widths first.
     fn cells(&self, entries: &[Entry], also_measured: &[Entry]) -> Vec<Cell> {
         let p = self.prefixes(entries, also_measured);
@@ -278,6 +324,10 @@ impl<'a> Printer<'a> {
     /// One entry per line, each written as soon as it is rendered: memory
     /// does not grow with the directory.
     fn print_one_per_line(&self, out: &mut Output, entries: &[Entry], also_measured: &[Entry]) {
+        if self.bare_names() {
+            self.print_bare_lines(out, entries, None);
+            return;
+        }
         let p = self.prefixes(entries, also_measured);
         let eol = self.eol();
         let mut cell = Cell::default();
@@ -289,6 +339,10 @@ impl<'a> Printer<'a> {
         }
     }
 }
+
+/// Lines ahead whose name is fetched while printing in sorted order (their
+/// entries twice as far ahead).
+const FETCH_AHEAD: usize = 8;
 
 /// Widths of the columns before the name in the short formats.
 struct Prefixes {

@@ -27,12 +27,10 @@ use crate::sys::locale;
 
 use super::effort::Effort;
 use super::keys::KeyMaker;
+use super::radix::{self, Item, HELD};
 
-/// Key bytes held in the record itself (three words); the rest goes to an
-/// arena.
-const HEAD: usize = 24;
-/// Key bytes kept at most: names whose keys agree this far are compared
-/// whole (strcoll or byte compare).
+/// Key bytes kept at most (in a collating locale): names whose keys agree
+/// this far are compared whole (strcoll).
 const KEY_CAP: usize = 96;
 
 /// How names compare.
@@ -55,33 +53,40 @@ pub struct NameSort {
     pub dirs_first: bool,
 }
 
-/// One name's key: its first bytes inline, the rest in its part's arena.
-#[derive(Clone, Copy)]
-struct Rec {
-    /// The first `HEAD` key bytes as big-endian words, zero-padded: their
-    /// order is byte order (keys hold no NUL, so a shorter key that is a
-    /// prefix of a longer one sorts first, as in the whole transform).
-    head: [u64; 3],
-    tail_at: u32,
-    tail_len: u16,
-    /// The entry's index: where its name is, and the final tie-break.
-    idx: u32,
-    /// 0 for directories under `--group-directories-first`, else 1.
-    group: u8,
-}
-
-/// The keys of a run of entries, sorted.
+/// The keys of a run of entries, and their order.
 struct Part {
-    recs: Vec<Rec>,
+    /// Where the run starts among the entries.
+    start: usize,
+    /// The sorted items (see `radix`): the directories' first under
+    /// `--group-directories-first`.
+    items: Vec<Item>,
+    /// How many items are directories (at the front).
+    dirs: usize,
+    /// In a collating locale, where each entry's key goes on past the
+    /// held bytes (in entry order) in `arena`; empty in byte order, where
+    /// the key is the name.
+    tails: Vec<(u32, u16)>,
     arena: Vec<u8>,
 }
 
-/// A record with the arena its key's tail is in.
-type Keyed<'p> = (&'p Rec, &'p [u8]);
+impl Part {
+    /// The key bytes of entry `idx` past those its item holds.
+    fn tail(&self, idx: u32) -> &[u8] {
+        match self.tails.get(idx as usize - self.start) {
+            Some(&(at, len)) => &self.arena[at as usize..at as usize + usize::from(len)],
+            None => &[],
+        }
+    }
 
-fn tail<'p>((r, arena): Keyed<'p>) -> &'p [u8] {
-    let at = r.tail_at as usize;
-    &arena[at..at + usize::from(r.tail_len)]
+    fn groups(&self) -> [&[Item]; 2] {
+        let (dirs, rest) = self.items.split_at(self.dirs);
+        [dirs, rest]
+    }
+}
+
+/// A name's bytes past those its item holds.
+fn past_held(name: &[u8]) -> &[u8] {
+    name.get(HELD..).unwrap_or_default()
 }
 
 struct Order<'a> {
@@ -90,73 +95,68 @@ struct Order<'a> {
 }
 
 impl Order<'_> {
-    #[inline(always)]
-    fn cmp(&self, a: Keyed<'_>, b: Keyed<'_>) -> Ordering {
-        let (ra, rb) = (a.0, b.0);
-        if ra.group != rb.group {
-            return ra.group.cmp(&rb.group);
-        }
-        let ord = if ra.head != rb.head {
-            ra.head.cmp(&rb.head)
-        } else {
-            self.beyond_head(a, b)
+    /// Items (`a` of part `pa`, `b` of `pb`) whose held key bytes are
+    /// equal: the rest of their keys, then the names whole, `-r`, and last
+    /// the order they were read in.
+    #[inline(never)]
+    fn beyond_held(&self, (pa, a): (&Part, &Item), (pb, b): (&Part, &Item)) -> Ordering {
+        let (ea, eb) = (&self.entries[a.idx as usize], &self.entries[b.idx as usize]);
+        let ord = match self.how.collation {
+            // The key is the name: equal held bytes, equal lengths so far.
+            Collation::Bytes => past_held(ea.name_bytes()).cmp(past_held(eb.name_bytes())),
+            Collation::Locale => pa
+                .tail(a.idx)
+                .cmp(pb.tail(b.idx))
+                .then_with(|| locale::strcoll_cstr(&ea.name, &eb.name)),
         };
         let ord = if self.how.reverse { ord.reverse() } else { ord };
-        ord.then(ra.idx.cmp(&rb.idx))
+        ord.then(a.idx.cmp(&b.idx))
     }
 
-    /// Records whose heads are equal: their tails, then the names whole.
-    #[inline(never)]
-    fn beyond_head(&self, a: Keyed<'_>, b: Keyed<'_>) -> Ordering {
-        tail(a)
-            .cmp(tail(b))
-            .then_with(|| self.whole(a.0.idx, b.0.idx))
-    }
-
-    /// Names whose kept keys are equal, compared whole.
-    fn whole(&self, i: u32, j: u32) -> Ordering {
-        let (a, b) = (&self.entries[i as usize], &self.entries[j as usize]);
-        match self.how.collation {
-            Collation::Bytes => a.name_bytes().cmp(b.name_bytes()),
-            Collation::Locale => locale::strcoll_cstr(&a.name, &b.name),
-        }
-    }
-
-    /// Keys for `entries[range]`, sorted.
+    /// Keys for `entries[range]`, sorted: by radix on the held key bytes,
+    /// by comparison beyond (see `radix`).
     fn sorted_part(&self, range: Range<usize>, table: bool) -> Part {
         let mut part = self.keyed_part(range, table);
-        let arena = &part.arena;
-        part.recs
-            .sort_unstable_by(|a, b| self.cmp((a, arena), (b, arena)));
+        let mut items = std::mem::take(&mut part.items);
+        // Directories first, outside the reversal: two runs sorted apart.
+        if self.how.dirs_first {
+            for i in 0..items.len() {
+                if self.entries[items[i].idx as usize].is_dir_like() {
+                    items.swap(part.dirs, i);
+                    part.dirs += 1;
+                }
+            }
+        }
+        let tie = |a: &Item, b: &Item| self.beyond_held((&part, a), (&part, b));
+        let mut scratch = Vec::new();
+        let (dirs, rest) = items.split_at_mut(part.dirs);
+        radix::sort(dirs, &mut scratch, &tie);
+        radix::sort(rest, &mut scratch, &tie);
+        part.items = items;
         part
     }
 
     /// Keys for `entries[range]`, in entry order.
     fn keyed_part(&self, range: Range<usize>, table: bool) -> Part {
+        let collating = self.how.collation == Collation::Locale;
         let mut part = Part {
-            recs: Vec::with_capacity(range.len()),
+            start: range.start,
+            items: Vec::with_capacity(range.len()),
+            dirs: 0,
+            tails: Vec::with_capacity(if collating { range.len() } else { 0 }),
             arena: Vec::new(),
         };
-        let mut keys = KeyMaker::new(self.how.collation == Collation::Locale, table);
+        let mut keys = KeyMaker::new(collating, table);
         for i in range {
-            let e = &self.entries[i];
-            let key = keys.key(&e.name, KEY_CAP);
-            let key = &key[..key.len().min(KEY_CAP)];
-            let mut head = [0u8; HEAD];
-            let n = key.len().min(HEAD);
-            head[..n].copy_from_slice(&key[..n]);
-            let tail = &key[n..];
-            let word = |i: usize| {
-                u64::from_be_bytes(head[8 * i..8 * i + 8].try_into().unwrap_or_default())
-            };
-            part.recs.push(Rec {
-                head: [word(0), word(1), word(2)],
-                tail_at: part.arena.len() as u32,
-                tail_len: tail.len() as u16,
-                idx: i as u32,
-                group: u8::from(!(self.how.dirs_first && e.is_dir_like())),
-            });
-            part.arena.extend_from_slice(tail);
+            let name = &self.entries[i].name;
+            let key = keys.key(name, KEY_CAP);
+            part.items.push(Item::new(key, i as u32, self.how.reverse));
+            if collating {
+                let tail = key.get(HELD..key.len().min(KEY_CAP)).unwrap_or_default();
+                part.tails
+                    .push((part.arena.len() as u32, tail.len() as u16));
+                part.arena.extend_from_slice(tail);
+            }
         }
         part
     }
@@ -172,7 +172,7 @@ pub fn order(entries: &[Entry], how: NameSort, effort: Effort) -> Vec<usize> {
     let n = entries.len();
     if !effort.two_threads {
         let part = order.sorted_part(0..n, effort.table);
-        return part.recs.iter().map(|r| r.idx as usize).collect();
+        return part.items.iter().map(|r| r.idx as usize).collect();
     }
     let mid = n / 2;
     let (right, left) = parallel::with_helper(
@@ -181,15 +181,27 @@ pub fn order(entries: &[Entry], how: NameSort, effort: Effort) -> Vec<usize> {
     );
     // A helper that could not start: its half here.
     let left = left.unwrap_or_else(|| order.sorted_part(0..mid, effort.table));
-    merge(&order, &left, &right)
+    let mut out = Vec::with_capacity(n);
+    for (l, r) in left.groups().into_iter().zip(right.groups()) {
+        merge(&order, (&left, l), (&right, r), &mut out);
+    }
+    out
 }
 
-/// Merges two sorted parts into one order of entry indices.
-fn merge(order: &Order<'_>, left: &Part, right: &Part) -> Vec<usize> {
-    let mut out = Vec::with_capacity(left.recs.len() + right.recs.len());
-    let (mut l, mut r) = (left.recs.iter().peekable(), right.recs.iter().peekable());
+/// Merges the sorted items `l` of part `left` and `r` of `right` into
+/// `out`, as entry indices.
+fn merge(
+    order: &Order<'_>,
+    (left, l): (&Part, &[Item]),
+    (right, r): (&Part, &[Item]),
+    out: &mut Vec<usize>,
+) {
+    let (mut l, mut r) = (l.iter().peekable(), r.iter().peekable());
     while let (Some(a), Some(b)) = (l.peek(), r.peek()) {
-        if order.cmp((a, &left.arena), (b, &right.arena)) == Ordering::Greater {
+        let ord = a
+            .cmp_held(b)
+            .then_with(|| order.beyond_held((left, a), (right, b)));
+        if ord == Ordering::Greater {
             out.push(b.idx as usize);
             r.next();
         } else {
@@ -199,7 +211,6 @@ fn merge(order: &Order<'_>, left: &Part, right: &Part) -> Vec<usize> {
     }
     out.extend(l.map(|x| x.idx as usize));
     out.extend(r.map(|x| x.idx as usize));
-    out
 }
 
 #[cfg(test)]
@@ -254,6 +265,64 @@ mod tests {
         for two in [false, true] {
             assert_eq!(sorted(&names, false, two), [1, 3, 0, 2]);
             assert_eq!(sorted(&names, true, two), [0, 2, 1, 3]);
+        }
+    }
+
+    /// Many names (past the radix sort's threshold) with long shared
+    /// prefixes, duplicates and directories among them: every way of
+    /// sorting gives the plain comparison's order.
+    #[test]
+    fn large_directories_sort_as_the_plain_comparison_does() {
+        let mut state = 7u64;
+        let entries: Vec<Entry> = (0..3000)
+            .map(|i| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let len = 1 + (state >> 59) as usize;
+                let mut name: Vec<u8> = (0..len)
+                    .map(|k| b"aab-Z\xe9"[((state >> (3 * k % 60)) % 6) as usize])
+                    .collect();
+                if i % 7 == 0 {
+                    name.splice(0..0, b"abcdefghijklmnopq".iter().copied());
+                }
+                let t = if i % 5 == 0 {
+                    FileType::Directory
+                } else {
+                    FileType::Regular
+                };
+                Entry::new(CString::new(name).unwrap(), t)
+            })
+            .collect();
+        for (reverse, dirs_first, two_threads) in [
+            (false, false, false),
+            (true, false, true),
+            (false, true, true),
+            (true, true, false),
+        ] {
+            let how = NameSort {
+                collation: Collation::Bytes,
+                reverse,
+                dirs_first,
+            };
+            let effort = Effort {
+                keyed: true,
+                table: false,
+                two_threads,
+            };
+            let mut want: Vec<usize> = (0..entries.len()).collect();
+            want.sort_by(|&i, &j| {
+                let (a, b) = (&entries[i], &entries[j]);
+                let group = b.is_dir_like().cmp(&a.is_dir_like());
+                let group = if dirs_first { group } else { Ordering::Equal };
+                let ord = a.name_bytes().cmp(b.name_bytes());
+                group.then(if reverse { ord.reverse() } else { ord })
+            });
+            assert_eq!(
+                order(&entries, how, effort),
+                want,
+                "{reverse} {dirs_first} {two_threads}"
+            );
         }
     }
 }

@@ -8,6 +8,7 @@
 //! carrying the errno GNU would report.
 
 pub mod alloc;
+pub mod cache;
 pub mod charset;
 pub mod dir;
 pub mod fnmatch;

@@ -120,7 +120,9 @@ impl Walker<'_> {
             meta.dev(),
             entry.file_type,
         );
-        (entry.access, entry.context, problems.xattr) = probed;
+        let context;
+        (entry.access, context, problems.xattr) = probed;
+        entry.context = context.map(Box::new);
         if entry.file_type == FileType::Symlink {
             entry.link = Some(Box::new(self.operand_link(&entry.name, &mut problems)));
         }

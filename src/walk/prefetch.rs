@@ -40,7 +40,7 @@ use crate::entry::Entry;
 use crate::options::SortKey;
 use crate::parallel::{self, Scope};
 use crate::plan::Plan;
-use crate::sort::sort_entries;
+use crate::sort::{apply_order, sorted_order};
 use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
 use crate::sys::limits::is_descriptor_exhaustion;
 use crate::sys::stat::{stat_fd, Base, Need};
@@ -613,7 +613,9 @@ fn sorted_ahead(
             let _ = facts.record_into(entry);
         }
     }
-    sort_entries(&mut entries, context.config, context.collate_bytes, &|_| 0);
+    if let Some(order) = sorted_order(&entries, context.config, context.collate_bytes, &|_| 0) {
+        apply_order(&mut entries, order);
+    }
     Ok(entries)
 }
 

@@ -72,7 +72,7 @@ impl Facts {
         }
         entry.link = self.link;
         entry.access = self.access;
-        entry.context = self.context;
+        entry.context = self.context.map(Box::new);
         self.problems
     }
 }

@@ -311,3 +311,22 @@ fn printable_high_bytes_of_single_byte_charsets_are_not_taken_for_ascii() {
     assert_eq!(names.quote_to_vec(b"\xc0@"), b"\xc0\\@");
     assert_eq!(names.for_heading().quote_to_vec(b"\xba:"), b"\xba\\:");
 }
+
+#[test]
+fn bytes_alone_are_the_quoted_bytes_in_every_style() {
+    let names: [&[u8]; 5] = [b"plain", b"a b", b"a\nb", b"\xc3\xa9t\xc3\xa9", b"it's\xff"];
+    for style in [Literal, Shell, ShellAlways, C, Escape, Locale] {
+        for (hide, utf8) in [(false, false), (true, true), (false, true)] {
+            let quoter = Quoter::new(style, hide, utf8);
+            for name in names {
+                let mut bytes = Vec::new();
+                quoter.quote_bytes(name, &mut bytes);
+                assert_eq!(
+                    bytes,
+                    quoter.quote_to_vec(name),
+                    "{style:?} {hide} {name:?}"
+                );
+            }
+        }
+    }
+}
