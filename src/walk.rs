@@ -92,6 +92,12 @@ pub struct Walker<'a> {
     /// that `-R` does not reallocate (and fragment the heap) per directory.
     spare: Vec<Entry>,
     dir_buffer: DirBuffer,
+    /// The operands are on a network filesystem (reading ahead pays
+    /// whatever the directories' sizes).
+    remote: bool,
+    /// Entries of the directories listed lately, on average (a moving
+    /// mean, starting high): whether reading ahead pays otherwise.
+    mean_entries: usize,
 }
 
 impl<'a> Walker<'a> {
@@ -109,6 +115,8 @@ impl<'a> Walker<'a> {
             xattrs: Arc::default(),
             spare: Vec::new(),
             dir_buffer: DirBuffer::default(),
+            remote: false,
+            mean_entries: 1_000,
         }
     }
 
@@ -153,6 +161,7 @@ impl<'a> Walker<'a> {
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = parallel::read_ahead_workers(self.config, &dirs);
+        self.remote = parallel::any_remote(&dirs);
         // Descriptors for the path and the read-ahead, from what is free.
         let descriptors = if self.config.recursive {
             let budget = DescriptorBudget::get();
@@ -278,6 +287,7 @@ impl<'a> Walker<'a> {
         let fd = (id.is_some() && self.chain.holds()).then_some(fd);
         self.print_entries(&pending, &mut entries, sorted);
         ahead.listed(entries.len());
+        self.mean_entries = (self.mean_entries * 7 + entries.len()) / 8;
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
         }

@@ -539,3 +539,38 @@ fn reading_mountinfo_makes_no_statx() {
         );
     }
 }
+
+/// How many of the directories `ls ARGS` opened under `cwd` each thread
+/// opened (by the process id strace prefixes to each `openat` of a
+/// directory), the most first.
+fn directories_opened_per_thread(cwd: &std::path::Path, args: &[&str]) -> Vec<usize> {
+    let mut per_thread = std::collections::HashMap::<String, usize>::new();
+    for line in strace_log(cwd, args, &[], "openat").lines() {
+        if line.contains("O_DIRECTORY") && line.contains("\"d") {
+            if let Some(tid) = line.split_whitespace().next() {
+                *per_thread.entry(tid.to_string()).or_default() += 1;
+            }
+        }
+    }
+    let mut counts: Vec<usize> = per_thread.into_values().collect();
+    counts.sort_unstable_by(|a, b| b.cmp(a));
+    counts
+}
+
+#[test]
+fn a_tree_of_small_directories_is_listed_by_the_walk_itself() {
+    need_strace!();
+    // Reading a small directory is all `-R` costs for it: handing it to a
+    // worker and back costs more, so once the directories listed turn out
+    // small (a moving mean of their entries, starting high: five
+    // directories here), the walk stops reading ahead and reads them
+    // itself: at most the first dozen of these 60 are read by a worker.
+    let t = TempDir::new("small-dirs");
+    for d in 0..60 {
+        for f in 0..5 {
+            t.file(format!("d{d:02}/f{f}"), 0, 1_600_000_000);
+        }
+    }
+    let bare = directories_opened_per_thread(t.path(), &["-R"]);
+    assert!(bare[0] >= 45, "-R: directories opened per thread {bare:?}");
+}

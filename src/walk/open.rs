@@ -8,8 +8,10 @@ use std::ffi::CString;
 
 use super::prefetch::{self, DirRead, Outcome, Prefetcher};
 use super::{Pending, Walker, Work};
+use crate::parallel;
 use crate::sys::limits::is_descriptor_exhaustion;
 use crate::sys::stat::Base;
+use crate::sys::FileType;
 
 impl Walker<'_> {
     /// Opens a directory the walk reaches unread. Meeting the descriptor
@@ -80,7 +82,9 @@ impl Walker<'_> {
     /// belong to the directory on top of the `-R` path.
     pub(super) fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
         ahead.expire();
-        if ahead.window() == 0 {
+        let probed = !self.plan.need_for(FileType::Regular).is_empty();
+        let pays = parallel::read_ahead_pays(self.config, self.remote, probed, self.mean_entries);
+        if ahead.window() == 0 || !pays {
             return;
         }
         let Some(parent) = self.chain.parent_shared() else {
