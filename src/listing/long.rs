@@ -11,7 +11,8 @@ use crate::format::owner::Names;
 use crate::format::time::TimeFormatter;
 use crate::listing::dired::Dired;
 use crate::listing::fields::{
-    block_text, context_text, inode_text, mode_string, number_columns, pad_left, pad_left_columns,
+    block_text, context_text, fetching_ahead, inode_text, mode_string, number_columns, pad_left,
+    pad_left_columns,
 };
 use crate::listing::name::NameRenderer;
 use crate::output::Output;
@@ -180,7 +181,7 @@ impl<'a> LongPrinter<'a> {
             self.measure_in_parallel(entries, also_measured)
         } else {
             let mut w = Widths::default();
-            for e in entries.iter().chain(also_measured) {
+            for e in fetching_ahead(entries).chain(also_measured) {
                 self.row(e, false, &mut row);
                 w.add(&row);
             }
@@ -200,7 +201,7 @@ impl<'a> LongPrinter<'a> {
             self.print_in_parallel(out, entries, &layout, names);
             return;
         }
-        for e in entries {
+        for e in fetching_ahead(entries) {
             let base = out.buffer_base();
             let name = self.line(e, &layout, names, &mut row, out.buffer());
             if self.config.dired {
@@ -304,7 +305,7 @@ impl<'a> LongPrinter<'a> {
         let measure_second = || {
             let mut row = Row::default();
             let mut w = Widths::default();
-            for e in second {
+            for e in fetching_ahead(second) {
                 helper.row(e, false, &mut row);
                 w.add(&row);
             }
@@ -314,7 +315,7 @@ impl<'a> LongPrinter<'a> {
             let mut row = Row::default();
             let mut w = Widths::default();
             let rest: &[Entry] = if started { &[] } else { second };
-            for e in first.iter().chain(rest).chain(also_measured) {
+            for e in fetching_ahead(first).chain(rest).chain(also_measured) {
                 self.row(e, false, &mut row);
                 w.add(&row);
             }
@@ -365,7 +366,7 @@ impl<'a> LongPrinter<'a> {
             let mut row = Row::default();
             for block in odd {
                 let mut buf = Vec::with_capacity(block.len() * 80);
-                for e in *block {
+                for e in fetching_ahead(block) {
                     helper.line(e, layout, &helper_names, &mut row, &mut buf);
                 }
                 if send.send(buf).is_err() {
@@ -382,7 +383,7 @@ impl<'a> LongPrinter<'a> {
                 match handed {
                     Some(buf) => out.write(&buf),
                     None => {
-                        for e in *block {
+                        for e in fetching_ahead(block) {
                             self.line(e, layout, names, &mut row, out.buffer());
                             out.write(&[]);
                         }

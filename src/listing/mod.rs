@@ -17,7 +17,9 @@ use crate::options::Format;
 use crate::output::{Output, Sink};
 use crate::sys::cache::prefetch;
 use columns::Cell;
-use fields::{block_text, context_text, inode_text, number_columns, pad_left};
+use fields::{
+    block_text, context_text, fetching_ahead, inode_text, number_columns, pad_left, FETCH_AHEAD,
+};
 use json::JsonWriter;
 use long::LongPrinter;
 use name::NameRenderer;
@@ -331,7 +333,7 @@ impl<'a> Printer<'a> {
         let p = self.prefixes(entries, also_measured);
         let eol = self.eol();
         let mut cell = Cell::default();
-        for e in entries {
+        for e in fetching_ahead(entries) {
             self.render_cell(e, &p, &mut cell);
             out.put(&cell.bytes);
             out.put_byte(eol);
@@ -339,10 +341,6 @@ impl<'a> Printer<'a> {
         }
     }
 }
-
-/// Lines ahead whose name is fetched while printing in sorted order (their
-/// entries twice as far ahead).
-const FETCH_AHEAD: usize = 8;
 
 /// Widths of the columns before the name in the short formats.
 struct Prefixes {
