@@ -161,7 +161,8 @@ impl<'a> Walker<'a> {
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = parallel::read_ahead_workers(self.config, &dirs);
-        self.remote = parallel::any_remote(&dirs);
+        // Only asked with read-ahead workers (it reads the mount table).
+        self.remote = workers > 0 && parallel::any_remote(&dirs);
         // Descriptors for the path and the read-ahead, from what is free.
         let descriptors = if self.config.recursive {
             let budget = DescriptorBudget::get();
