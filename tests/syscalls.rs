@@ -574,3 +574,16 @@ fn a_tree_of_small_directories_is_listed_by_the_walk_itself() {
     let bare = directories_opened_per_thread(t.path(), &["-R"]);
     assert!(bare[0] >= 45, "-R: directories opened per thread {bare:?}");
 }
+
+#[test]
+fn a_plain_listing_reads_no_mount_table() {
+    need_strace!();
+    // Whether a filesystem is remote only matters where requests could be
+    // overlapped (stats, reading ahead): a plain listing, as GNU's, never
+    // opens /proc/self/mountinfo.
+    let (t, _) = many_files(50);
+    for args in [&[][..], &["-a"], &["-1", "-r"]] {
+        let log = strace_log(t.path(), args, &[], "openat");
+        assert!(!log.contains("mountinfo"), "ls {args:?}:\n{log}");
+    }
+}
