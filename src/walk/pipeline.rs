@@ -147,15 +147,22 @@ pub fn read_probing(
                 entries.push(Entry::new(d.name, d.file_type));
                 let n = entries.len();
                 if !helping && n == from && splits.take().is_some_and(|f| f()) {
+                    // Queued before the helper starts: one that found no
+                    // job and reading over would return at once.
+                    let mut first = Job::new(0);
+                    for e in entries.iter() {
+                        first.push(&e.name, e.file_type);
+                    }
+                    let mut queue = shared.lock();
+                    queue.reading = true;
+                    queue.jobs.push_back(first);
+                    drop(queue);
                     helping = parallel::spawn_prober(scope, || shared.help(prober));
                     if helping {
-                        shared.lock().reading = true;
-                        let mut first = Job::new(0);
-                        for e in entries.iter() {
-                            first.push(&e.name, e.file_type);
-                        }
-                        queue_job(&shared, first);
                         job = Some(Job::new(n));
+                    } else {
+                        // No thread: the caller probes as it would have.
+                        *shared.lock() = Queue::default();
                     }
                 } else if helping && n % CHUNK == 0 {
                     let full = job.replace(Job::new(n));
