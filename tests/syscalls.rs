@@ -587,3 +587,35 @@ fn a_plain_listing_reads_no_mount_table() {
         assert!(!log.contains("mountinfo"), "ls {args:?}:\n{log}");
     }
 }
+
+#[test]
+fn a_large_directory_is_stated_while_it_is_still_read() {
+    need_strace!();
+    if rustix::thread::sched_getaffinity(None).map_or(1, |s| s.count()) < 2 {
+        eprintln!("skipping: one CPU, nothing is overlapped");
+        return;
+    }
+    // From 2 048 entries a helper thread stats the names read so far while
+    // the walk reads on: some of its statx calls come before the walk's
+    // last getdents64 (the one that returns 0). Twenty thousand entries:
+    // reading them under strace takes long enough that even a helper kept
+    // off the CPU a while by a busy machine gets its turn.
+    let (t, _) = many_files(20_000);
+    let log = strace_log(t.path(), &["-l", "d"], &[], "statx,getdents64");
+    let lines: Vec<&str> = log.lines().collect();
+    let tid = |l: &str| l.split_whitespace().next().unwrap_or("").to_string();
+    let end_of_reading = lines
+        .iter()
+        .rposition(|l| l.contains("getdents64") && l.trim_end().ends_with("= 0"))
+        .expect("the directory was read to its end");
+    let reader = tid(lines[end_of_reading]);
+    let early_helper_stats = lines[..end_of_reading]
+        .iter()
+        .filter(|l| l.contains("statx(") && l.contains("AT_NO_AUTOMOUNT") && tid(l) != reader)
+        .count();
+    assert!(
+        early_helper_stats > 0,
+        "no entry was stat'ed by another thread before reading ended:\n{}",
+        lines[..end_of_reading.min(40)].join("\n")
+    );
+}
