@@ -16,16 +16,15 @@
 #![forbid(unsafe_code)]
 
 use std::collections::VecDeque;
-use std::ffi::CStr;
 use std::os::fd::BorrowedFd;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use super::filter::Filter;
+use super::prefetch::PackedNames;
 use super::probe::{FactsList, Prober, Problems};
 use crate::entry::Entry;
 use crate::parallel;
 use crate::sys::dir::{read_dir_each, DirBuffer};
-use crate::sys::FileType;
 
 /// Names handed over at a time: large enough that the lock is rare, small
 /// enough that the walk gets facts back (and frees them) as it reads.
@@ -34,32 +33,15 @@ const CHUNK: usize = 256;
 /// A run of consecutive entries to probe, from entry `start` on.
 struct Job {
     start: usize,
-    names: Vec<u8>,
-    types: Vec<FileType>,
+    names: PackedNames,
 }
 
 impl Job {
     fn new(start: usize) -> Job {
         Job {
             start,
-            names: Vec::with_capacity(CHUNK * 24),
-            types: Vec::with_capacity(CHUNK),
+            names: PackedNames::with_capacity(CHUNK, CHUNK * 24),
         }
-    }
-
-    fn push(&mut self, name: &CStr, file_type: FileType) {
-        self.names.extend_from_slice(name.to_bytes_with_nul());
-        self.types.push(file_type);
-    }
-
-    fn probe(&self, prober: &Prober<'_>) -> FactsList {
-        let mut facts = FactsList::with_capacity(self.types.len());
-        let names = self.names.split_inclusive(|&b| b == 0);
-        for (name, &file_type) in names.zip(&self.types) {
-            let name = CStr::from_bytes_with_nul(name).unwrap_or_default();
-            facts.push(prober.probe(name, file_type));
-        }
-        facts
     }
 }
 
@@ -95,7 +77,7 @@ impl Shared {
             if let Some(job) = queue.jobs.pop_front() {
                 queue.running += 1;
                 drop(queue);
-                let facts = job.probe(prober);
+                let facts = job.names.probe(prober);
                 queue = self.lock();
                 queue.running -= 1;
                 queue.done.push((job.start, facts));
@@ -142,7 +124,7 @@ pub fn read_probing(
             |name| filter.keep(name),
             |d| {
                 if let Some(job) = job.as_mut() {
-                    job.push(&d.name, d.file_type);
+                    job.names.push(&d.name, d.file_type);
                 }
                 entries.push(Entry::new(d.name, d.file_type));
                 let n = entries.len();
@@ -151,7 +133,7 @@ pub fn read_probing(
                     // job and reading over would return at once.
                     let mut first = Job::new(0);
                     for e in entries.iter() {
-                        first.push(&e.name, e.file_type);
+                        first.names.push(&e.name, e.file_type);
                     }
                     let mut queue = shared.lock();
                     queue.reading = true;
@@ -172,14 +154,14 @@ pub fn read_probing(
                     // the walk probes one itself before reading on, which
                     // keeps both busy and the names waiting few.
                     while let Some(job) = backlog(&shared) {
-                        let facts = job.probe(prober);
+                        let facts = job.names.probe(prober);
                         record(entries, job.start, facts, &mut problems);
                     }
                 }
             },
         );
         if helping {
-            let rest = job.take().filter(|j| !j.types.is_empty());
+            let rest = job.take().filter(|j| !j.names.is_empty());
             let mut queue = shared.lock();
             queue.jobs.extend(rest);
             queue.reading = false;
@@ -223,7 +205,7 @@ fn finish(
             record(entries, start, facts, problems);
         }
         if let Some(job) = job {
-            let facts = job.probe(prober);
+            let facts = job.names.probe(prober);
             record(entries, job.start, facts, problems);
         }
     }

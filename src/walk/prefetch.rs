@@ -79,7 +79,15 @@ pub struct PackedNames {
 }
 
 impl PackedNames {
-    fn push(&mut self, name: &CStr, file_type: FileType) {
+    /// Room for `names` names of `bytes` bytes in all, allocated once.
+    pub fn with_capacity(names: usize, bytes: usize) -> PackedNames {
+        PackedNames {
+            bytes: Vec::with_capacity(bytes),
+            types: Vec::with_capacity(names),
+        }
+    }
+
+    pub fn push(&mut self, name: &CStr, file_type: FileType) {
         self.bytes.extend_from_slice(name.to_bytes_with_nul());
         self.types.push(file_type);
     }
@@ -94,6 +102,23 @@ impl PackedNames {
             .split_inclusive(|&b| b == 0)
             .filter_map(|n| CStr::from_bytes_with_nul(n).ok())
             .zip(self.types.iter().copied())
+    }
+
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    /// What `prober` learns of each name, in order.
+    pub fn probe(&self, prober: &Prober<'_>) -> FactsList {
+        let mut facts = FactsList::with_capacity(self.len());
+        for (name, file_type) in self.iter() {
+            facts.push(prober.probe(name, file_type));
+        }
+        facts
     }
 
     /// Appends the entries to `out`.
@@ -566,11 +591,7 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
             },
             lookup: chosen.lookup,
         };
-        let mut facts = FactsList::with_capacity(names.types.len());
-        for (name, file_type) in names.iter() {
-            facts.push(prober.probe(name, file_type));
-        }
-        facts
+        names.probe(&prober)
     });
     let (listing, facts) = match sorted_ahead(context, &names, facts, probed) {
         Ok(entries) => (Listing::Sorted(entries), None),
