@@ -191,6 +191,13 @@ impl Plan {
         self.by_type[type_index(t)]
     }
 
+    /// Whether regular files are stat'ed (`-l`, `--color`, `-F`, …): what
+    /// decides whether probing a directory's entries is work worth
+    /// overlapping with reading it, or with reading the next ones ahead.
+    pub fn probes_files(&self) -> bool {
+        !self.need_for(FileType::Regular).is_empty()
+    }
+
     /// How many entries of these types the plan has something to ask about.
     pub fn count_probed(&self, types: impl IntoIterator<Item = FileType>) -> usize {
         // A plain listing: no need to look at the types at all.

@@ -428,8 +428,7 @@ impl<'a> Walker<'a> {
         dev: Option<(u32, u32)>,
         filter: &filter::Filter,
     ) -> (Vec<Entry>, bool) {
-        let from = parallel::probe_while_reading(self.config)
-            .filter(|_| !self.plan.need_for(FileType::Regular).is_empty());
+        let from = parallel::probe_while_reading(self.config).filter(|_| self.plan.probes_files());
         let Some(from) = from else {
             return self.read_entries(pending, dir.fd, None, filter);
         };

@@ -11,7 +11,6 @@ use super::{Pending, Walker, Work};
 use crate::parallel;
 use crate::sys::limits::is_descriptor_exhaustion;
 use crate::sys::stat::Base;
-use crate::sys::FileType;
 
 impl Walker<'_> {
     /// Opens a directory the walk reaches unread. Meeting the descriptor
@@ -82,7 +81,7 @@ impl Walker<'_> {
     /// belong to the directory on top of the `-R` path.
     pub(super) fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
         ahead.expire();
-        let probed = !self.plan.need_for(FileType::Regular).is_empty();
+        let probed = self.plan.probes_files();
         let pays = parallel::read_ahead_pays(self.config, self.remote, probed, self.mean_entries);
         if ahead.window() == 0 || !pays {
             return;
