@@ -20,6 +20,8 @@ use std::sync::OnceLock;
 
 use clap::{Arg, ArgAction, Command};
 
+use crate::gnu::Gnu;
+
 pub use table::{ArgKind, OptId, OptSpec, OPTIONS};
 
 static PROGRAM_NAME: OnceLock<Vec<u8>> = OnceLock::new();
@@ -110,13 +112,13 @@ pub struct Parsed {
 /// declarative definition that completions and the man page are generated
 /// from, and the tests check that it accepts every scan's normalized form
 /// with the same result.
-pub fn parse(args: &[OsString], posixly_correct: bool) -> Parsed {
-    let scan = getopt::scan(args, posixly_correct);
+pub fn parse(args: &[OsString], posixly_correct: bool, gnu: Gnu) -> Parsed {
+    let scan = getopt::scan(args, posixly_correct, gnu);
     let options = scan
         .opts
         .into_iter()
         .map(|p| {
-            let value = match (p.id.spec().arg, p.value) {
+            let value = match (p.id.spec().arg_in(gnu), p.value) {
                 (ArgKind::Optional, None) => Some(OsString::from("always")),
                 (_, v) => v,
             };
@@ -130,18 +132,22 @@ pub fn parse(args: &[OsString], posixly_correct: bool) -> Parsed {
     }
 }
 
-/// Writes our `--help` text.
-pub fn write_help(out: &mut dyn Write) -> std::io::Result<()> {
+/// Writes our `--help` text, for the emulated release.
+pub fn write_help(out: &mut dyn Write, gnu: Gnu) -> std::io::Result<()> {
     let prog = String::from_utf8_lossy(program_name()).into_owned();
-    write!(out, "{}", table::help_text(&prog))
+    write!(out, "{}", table::help_text(&prog, gnu))
 }
 
-/// Writes our `--version` text.
-pub fn write_version(out: &mut dyn Write) -> std::io::Result<()> {
-    out.write_all(
-        b"ls (statls) 0.1.0\n\
-          A GNU ls 9.1 compatible ls that asks statx only for what it prints.\n\
-          License: MIT OR Apache-2.0.\n",
+/// Writes our `--version` text, naming the GNU release emulated.
+pub fn write_version(out: &mut dyn Write, gnu: Gnu) -> std::io::Result<()> {
+    write!(
+        out,
+        "ls (statls) {}\n\
+         GNU ls {} compatible (STATLS_GNU_VERSION chooses another release);\n\
+         asks statx only for what it prints.\n\
+         License: MIT OR Apache-2.0.\n",
+        env!("CARGO_PKG_VERSION"),
+        gnu.version
     )
 }
 

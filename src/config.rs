@@ -16,6 +16,7 @@ use std::os::unix::ffi::OsStrExt;
 use crate::format::color::ColorTable;
 use crate::format::size::SizeFormat;
 use crate::format::time::TimeStyle;
+use crate::gnu::Gnu;
 use crate::options::{
     Dereference, Format, Hidden, IndicatorStyle, QuotingStyle, SortKey, TimeField,
 };
@@ -99,6 +100,8 @@ pub struct Config {
     pub probes: ProbeConcurrency,
     /// `--cached=MODE` / `LS_CACHED`: the sync flag of every statx.
     pub cached: CacheMode,
+    /// The GNU ls release emulated, and so its behaviours.
+    pub gnu: Gnu,
 }
 
 /// How the stats and xattr probes of one directory's entries are issued.
@@ -126,6 +129,18 @@ impl Config {
     pub fn load(args: Vec<OsString>) -> Result<Config, i32> {
         let argv0 = args.first().map(|a| a.as_bytes()).unwrap_or(b"ls");
         crate::cli::set_program_name(argv0);
+        // The release emulated decides everything below, the option table
+        // first: it is read before anything else.
+        let (gnu, warning) = Gnu::from_env(
+            std::env::var_os("STATLS_GNU_VERSION")
+                .as_deref()
+                .map(|v| v.as_bytes()),
+        );
+        if let Some(warning) = warning {
+            let mut line = crate::cli::program_name().to_vec();
+            line.extend_from_slice(format!(": {warning}\n").as_bytes());
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
+        }
         let locale = crate::sys::locale::init();
         let stdout_tty = crate::sys::term::stdout_is_tty();
         let var = |name: &str| std::env::var_os(name);
@@ -138,6 +153,7 @@ impl Config {
                 None
             },
             locale,
+            gnu,
         };
         let mut out = crate::sys::stdout::RawStdout;
         let stderr = std::io::stderr();

@@ -25,6 +25,7 @@ pub(crate) mod entry;
 pub(crate) mod error;
 #[doc(hidden)]
 pub mod format;
+pub mod gnu;
 pub(crate) mod listing;
 #[doc(hidden)]
 pub mod options;

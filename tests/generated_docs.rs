@@ -61,8 +61,8 @@ fn possible_values(key: &str) -> Option<Vec<&'static str>> {
     Some(match key {
         "classify" | "color" | "hyperlink" => words(args::WHEN_ARGS),
         "format" => words(args::FORMAT_ARGS),
-        "sort" => words(args::SORT_ARGS),
-        "time" => words(args::TIME_ARGS),
+        "sort" => words(args::sort_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
+        "time" => words(args::time_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
         "indicator-style" => words(args::INDICATOR_ARGS),
         "quoting-style" => words(args::QUOTING_ARGS),
         "cached" => words(args::CACHED_ARGS),

@@ -561,7 +561,7 @@ fn abbreviations_of_json_resolve_and_gnu_abbreviations_keep_their_meaning() {
     use statls::cli::{OptId, OPTIONS};
     for prefix in ["j", "js", "jso", "json"] {
         assert_eq!(
-            lookup_long(prefix.as_bytes()).map(|s| s.id),
+            lookup_long(prefix.as_bytes(), statls::gnu::Gnu::new(statls::gnu::V9_1)).map(|s| s.id),
             Ok(OptId::Json)
         );
     }
@@ -569,7 +569,10 @@ fn abbreviations_of_json_resolve_and_gnu_abbreviations_keep_their_meaning() {
     for spec in OPTIONS.iter().filter(|s| s.id != OptId::Json) {
         let Some(long) = spec.long else { continue };
         for end in 1..=long.len() {
-            match lookup_long(&long.as_bytes()[..end]) {
+            match lookup_long(
+                &long.as_bytes()[..end],
+                statls::gnu::Gnu::new(statls::gnu::V9_1),
+            ) {
                 Ok(s) => assert_ne!(s.id, OptId::Json),
                 Err(candidates) => assert!(!candidates.contains(&"json")),
             }

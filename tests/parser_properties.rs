@@ -309,6 +309,11 @@ fn command_lines_and_environment_never_panic() {
                 collate_bytes: true,
                 time_posix: true,
             },
+            // Every release's option table and words hold the same
+            // properties.
+            gnu: statls::gnu::Gnu::new(
+                statls::gnu::SUPPORTED[rng.below(statls::gnu::SUPPORTED.len())],
+            ),
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let result = load_with(

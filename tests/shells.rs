@@ -47,8 +47,14 @@ fn enumerated() -> Vec<(&'static str, Vec<&'static str>)> {
         ("color", words(args::WHEN_ARGS)),
         ("hyperlink", words(args::WHEN_ARGS)),
         ("classify", words(args::WHEN_ARGS)),
-        ("time", words(args::TIME_ARGS)),
-        ("sort", words(args::SORT_ARGS)),
+        (
+            "time",
+            words(args::time_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
+        ),
+        (
+            "sort",
+            words(args::sort_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
+        ),
         ("format", words(args::FORMAT_ARGS)),
         ("quoting-style", words(args::QUOTING_ARGS)),
         ("indicator-style", words(args::INDICATOR_ARGS)),

@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 use crate::format::quote::quote_locale;
+use crate::gnu::{Behaviour, Gnu};
 use crate::options::{Format, IndicatorStyle, QuotingStyle, SortKey, TimeField, When};
 use crate::sys::charset::Charset;
 use crate::sys::intl::{msg, strerror, tr};
@@ -83,7 +84,8 @@ pub const WHEN_ARGS: &[(&str, When)] = &[
     ("if-tty", When::Auto),
 ];
 
-pub const SORT_ARGS: &[(&str, SortKey)] = &[
+/// `--sort` words of 9.0 to 9.5 (8.32: without `width`).
+const SORT_ARGS_9_0: &[(&str, SortKey)] = &[
     ("none", SortKey::None),
     ("time", SortKey::Time),
     ("size", SortKey::Size),
@@ -92,7 +94,55 @@ pub const SORT_ARGS: &[(&str, SortKey)] = &[
     ("width", SortKey::Width),
 ];
 
-pub const TIME_ARGS: &[(&str, TimeField)] = &[
+/// `--sort` words from 9.6 on: `name` added, the list reordered.
+const SORT_ARGS_9_6: &[(&str, SortKey)] = &[
+    ("none", SortKey::None),
+    ("size", SortKey::Size),
+    ("time", SortKey::Time),
+    ("version", SortKey::Version),
+    ("extension", SortKey::Extension),
+    ("name", SortKey::Name),
+    ("width", SortKey::Width),
+];
+
+/// The `--sort` words of the emulated release, in its order (the order of
+/// its "Valid arguments" list).
+pub fn sort_args(gnu: Gnu) -> &'static [(&'static str, SortKey)] {
+    if gnu.has(Behaviour::SortNameWord) {
+        SORT_ARGS_9_6
+    } else if gnu.has(Behaviour::SortWidth) {
+        SORT_ARGS_9_0
+    } else {
+        &SORT_ARGS_9_0[..5]
+    }
+}
+
+/// `--time` words from 9.6 on; 9.2 to 9.5 have `modification` but not
+/// `mtime`; earlier releases neither.
+const TIME_ARGS_9_6: &[(&str, TimeField)] = &[
+    ("atime", TimeField::Access),
+    ("access", TimeField::Access),
+    ("use", TimeField::Access),
+    ("ctime", TimeField::Change),
+    ("status", TimeField::Change),
+    ("mtime", TimeField::Modification),
+    ("modification", TimeField::Modification),
+    ("birth", TimeField::Birth),
+    ("creation", TimeField::Birth),
+];
+
+const TIME_ARGS_9_2: &[(&str, TimeField)] = &[
+    ("atime", TimeField::Access),
+    ("access", TimeField::Access),
+    ("use", TimeField::Access),
+    ("ctime", TimeField::Change),
+    ("status", TimeField::Change),
+    ("modification", TimeField::Modification),
+    ("birth", TimeField::Birth),
+    ("creation", TimeField::Birth),
+];
+
+const TIME_ARGS_8_32: &[(&str, TimeField)] = &[
     ("atime", TimeField::Access),
     ("access", TimeField::Access),
     ("use", TimeField::Access),
@@ -101,6 +151,17 @@ pub const TIME_ARGS: &[(&str, TimeField)] = &[
     ("birth", TimeField::Birth),
     ("creation", TimeField::Birth),
 ];
+
+/// The `--time` words of the emulated release, in its order.
+pub fn time_args(gnu: Gnu) -> &'static [(&'static str, TimeField)] {
+    if gnu.has(Behaviour::TimeMtimeWord) {
+        TIME_ARGS_9_6
+    } else if gnu.has(Behaviour::TimeModificationWord) {
+        TIME_ARGS_9_2
+    } else {
+        TIME_ARGS_8_32
+    }
+}
 
 pub const FORMAT_ARGS: &[(&str, Format)] = &[
     ("verbose", Format::Long),

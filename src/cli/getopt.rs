@@ -8,6 +8,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use super::table::{by_short, ArgKind, OptId, OptSpec, OPTIONS};
+use crate::gnu::Gnu;
 
 /// One option as getopt returned it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,9 +101,10 @@ pub struct Scan {
     pub error: Option<GetoptError>,
 }
 
-/// Scans `args` (argv without `argv[0]`). With `posix` (POSIXLY_CORRECT),
-/// the first operand ends the options.
-pub fn scan(args: &[OsString], posix: bool) -> Scan {
+/// Scans `args` (argv without `argv[0]`) with the option table of the
+/// emulated release. With `posix` (POSIXLY_CORRECT), the first operand
+/// ends the options.
+pub fn scan(args: &[OsString], posix: bool, gnu: Gnu) -> Scan {
     let mut s = Scan::default();
     let mut i = 0;
     while i < args.len() {
@@ -121,9 +123,9 @@ pub fn scan(args: &[OsString], posix: bool) -> Scan {
             continue;
         }
         let res = if arg[1] == b'-' {
-            long_option(arg, args, &mut i, &mut s.opts)
+            long_option(arg, args, &mut i, &mut s.opts, gnu)
         } else {
-            short_cluster(arg, args, &mut i, &mut s.opts)
+            short_cluster(arg, args, &mut i, &mut s.opts, gnu)
         };
         if let Err(e) = res {
             s.error = Some(e);
@@ -145,12 +147,15 @@ fn short_cluster(
     args: &[OsString],
     i: &mut usize,
     out: &mut Vec<Parsed>,
+    gnu: Gnu,
 ) -> Result<(), GetoptError> {
     let mut k = 1;
     while let Some(&c) = arg.get(k) {
         k += 1;
-        let spec = by_short(c).ok_or(GetoptError::InvalidShort(c))?;
-        if spec.arg != ArgKind::Required {
+        let spec = by_short(c)
+            .filter(|s| s.exists_in(gnu))
+            .ok_or(GetoptError::InvalidShort(c))?;
+        if spec.arg_in(gnu) != ArgKind::Required {
             out.push(Parsed {
                 id: spec.id,
                 value: None,
@@ -172,9 +177,15 @@ fn short_cluster(
     Ok(())
 }
 
-/// Resolves a (possibly abbreviated) long option name.
-pub fn lookup_long(name: &[u8]) -> Result<&'static OptSpec, Vec<&'static str>> {
-    let longs = || OPTIONS.iter().filter_map(|s| s.long.map(|l| (s, l)));
+/// Resolves a (possibly abbreviated) long option name among those of the
+/// emulated release.
+pub fn lookup_long(name: &[u8], gnu: Gnu) -> Result<&'static OptSpec, Vec<&'static str>> {
+    let longs = || {
+        OPTIONS
+            .iter()
+            .filter(move |s| s.exists_in(gnu))
+            .filter_map(|s| s.long.map(|l| (s, l)))
+    };
     if let Some((s, _)) = longs().find(|(_, l)| l.as_bytes() == name) {
         return Ok(s);
     }
@@ -199,19 +210,20 @@ fn long_option(
     args: &[OsString],
     i: &mut usize,
     out: &mut Vec<Parsed>,
+    gnu: Gnu,
 ) -> Result<(), GetoptError> {
     let body = arg.get(2..).unwrap_or_default();
     let (name, inline) = match body.iter().position(|&b| b == b'=') {
         Some(p) => (&body[..p], Some(&body[p + 1..])),
         None => (body, None),
     };
-    let spec = match lookup_long(name) {
+    let spec = match lookup_long(name, gnu) {
         Ok(s) => s,
         Err(c) if c.is_empty() => return Err(GetoptError::Unrecognized(arg.to_vec())),
         Err(c) => return Err(GetoptError::Ambiguous(arg.to_vec(), c)),
     };
     let long = spec.long.unwrap_or_default();
-    let value = match (spec.arg, inline) {
+    let value = match (spec.arg_in(gnu), inline) {
         (ArgKind::None, Some(_)) => return Err(GetoptError::NoArgAllowed(long)),
         (ArgKind::None, None) | (ArgKind::Optional, None) => None,
         (_, Some(v)) => Some(OsString::from_vec(v.to_vec())),

@@ -1,8 +1,12 @@
-//! GNU ls 9.1's options: the long options in the order of GNU's table (the
-//! order in which `getopt_long` lists ambiguous candidates), then our one
-//! extension (`--json`), then the short-only ones, each with our own
-//! one-line description.
+//! GNU ls's options, 8.32 to 9.10: the long options in the order of GNU's
+//! table (the order in which `getopt_long` lists ambiguous candidates, the
+//! same in every release), then our extensions (`--json`, `--cached`), then
+//! the short-only ones, each with our own one-line description. Which of
+//! them the emulated release has, and with what argument, is asked of
+//! [`OptSpec::exists_in`] and [`OptSpec::arg_in`].
 #![forbid(unsafe_code)]
+
+use crate::gnu::{Behaviour, Gnu};
 
 /// Whether an option takes an argument (the long form; a short form takes
 /// one only when it is `Required`).
@@ -204,6 +208,25 @@ pub static OPTIONS: &[OptSpec] = &[
     o(OptId::OnePerLine, "1", None, Some('1'), N, "", "one name per line"),
 ];
 
+impl OptSpec {
+    /// Whether the emulated GNU ls has this option (`--zero` came in 9.0).
+    pub fn exists_in(&self, gnu: Gnu) -> bool {
+        match self.id {
+            OptId::Zero => gnu.has(Behaviour::ZeroOption),
+            _ => true,
+        }
+    }
+
+    /// The argument this option takes in the emulated GNU ls
+    /// (`--classify` took none before 9.0).
+    pub fn arg_in(&self, gnu: Gnu) -> ArgKind {
+        match self.id {
+            OptId::Classify if !gnu.has(Behaviour::ClassifyWhen) => ArgKind::None,
+            _ => self.arg,
+        }
+    }
+}
+
 impl OptId {
     /// This option's row of [`OPTIONS`].
     pub fn spec(self) -> &'static OptSpec {
@@ -227,14 +250,14 @@ pub fn by_short(c: u8) -> Option<&'static OptSpec> {
         .find(|s| s.short.is_some_and(|x| x as u32 == c as u32))
 }
 
-fn option_label(spec: &OptSpec) -> String {
+fn option_label(spec: &OptSpec, gnu: Gnu) -> String {
     let mut s = match (spec.short, spec.long) {
         (Some(c), Some(l)) => format!("-{c}, --{l}"),
         (Some(c), None) => format!("-{c}"),
         (None, Some(l)) => format!("    --{l}"),
         (None, None) => String::new(),
     };
-    match (spec.arg, spec.long.is_some()) {
+    match (spec.arg_in(gnu), spec.long.is_some()) {
         (ArgKind::Required, true) => s.push_str(&format!("={}", spec.value_name)),
         (ArgKind::Required, false) => s.push_str(&format!(" {}", spec.value_name)),
         (ArgKind::Optional, _) => s.push_str(&format!("[={}]", spec.value_name)),
@@ -243,9 +266,10 @@ fn option_label(spec: &OptSpec) -> String {
     s
 }
 
-/// Our `--help` text (our own wording; the same option set as GNU's).
-pub fn help_text(prog: &str) -> String {
-    let mut rows: Vec<&OptSpec> = OPTIONS.iter().collect();
+/// Our `--help` text (our own wording; the option set of the emulated GNU
+/// release).
+pub fn help_text(prog: &str, gnu: Gnu) -> String {
+    let mut rows: Vec<&OptSpec> = OPTIONS.iter().filter(|s| s.exists_in(gnu)).collect();
     rows.sort_by_key(|s| {
         let key = s
             .short
@@ -263,14 +287,19 @@ pub fn help_text(prog: &str) -> String {
          unless a sorting option says otherwise.\n\n"
     );
     for spec in rows {
-        let label = option_label(spec);
+        let label = option_label(spec, gnu);
+        let help = match spec.id {
+            OptId::Sort => sort_help(gnu),
+            OptId::Time => time_help(gnu),
+            _ => spec.help.to_string(),
+        };
         if label.len() < 29 {
-            out.push_str(&format!("  {label:<29}{}\n", spec.help));
+            out.push_str(&format!("  {label:<29}{help}\n"));
         } else {
-            out.push_str(&format!("  {label}\n  {:<29}{}\n", "", spec.help));
+            out.push_str(&format!("  {label}\n  {:<29}{help}\n", ""));
         }
     }
-    out.push_str(
+    out.push_str(&format!(
         "\nSIZE is a number with an optional unit: K, M, G, T, P, E, Z, Y (powers of\n\
          1024, also KiB, MiB, ...) or KB, MB, ... (powers of 1000).\n\
          WHEN is always (the default), auto (only on a terminal) or never.\n\
@@ -284,8 +313,32 @@ pub fn help_text(prog: &str) -> String {
          never asks the server every time; default does what GNU ls does.\n\n\
          Exit status: 0 on success, 1 for minor trouble (e.g. an unreadable\n\
          subdirectory), 2 for serious trouble (e.g. a missing operand).\n\n\
-         statls is compatible with ls 9.1 of GNU coreutils\n\
-         (https://www.gnu.org/software/coreutils/): same options, output and status.\n",
-    );
+         statls is compatible with ls {version} of GNU coreutils\n\
+         (https://www.gnu.org/software/coreutils/): same options, output and status;\n\
+         STATLS_GNU_VERSION chooses the release (8.32 to 9.10).\n",
+        version = gnu.version
+    ));
     out
+}
+
+/// The `--sort` words of the emulated release, in its order.
+fn sort_help(gnu: Gnu) -> String {
+    let words: Vec<&str> = crate::cli::args::sort_args(gnu)
+        .iter()
+        .map(|(w, _)| *w)
+        .collect();
+    format!("sort key: {}", words.join(", "))
+}
+
+/// The `--time` words of the emulated release.
+fn time_help(gnu: Gnu) -> String {
+    let words: Vec<&str> = crate::cli::args::time_args(gnu)
+        .iter()
+        .map(|(w, _)| *w)
+        .collect();
+    format!(
+        "timestamp to show and sort by:\n{:31}{}",
+        "",
+        words.join(", ")
+    )
 }

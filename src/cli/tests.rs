@@ -11,7 +11,7 @@ fn argv(s: &[&str]) -> Vec<OsString> {
 }
 
 fn opts(s: &[&str]) -> Vec<(OptId, Option<String>)> {
-    let p = parse(&argv(s), false);
+    let p = parse(&argv(s), false, crate::gnu::Gnu::new(crate::gnu::V9_1));
     assert_eq!(p.error, None, "{s:?}");
     p.options
         .into_iter()
@@ -20,7 +20,9 @@ fn opts(s: &[&str]) -> Vec<(OptId, Option<String>)> {
 }
 
 fn err(s: &[&str]) -> String {
-    let e = scan(&argv(s), false).error.expect("an error");
+    let e = scan(&argv(s), false, crate::gnu::Gnu::new(crate::gnu::V9_1))
+        .error
+        .expect("an error");
     String::from_utf8_lossy(&e.message()).into_owned()
 }
 
@@ -79,17 +81,30 @@ fn long_options_abbreviate_to_unique_prefixes() {
         vec![(Color, Some("always".into()))]
     );
     assert_eq!(
-        parse(&argv(&["--color", "never"]), false).operands,
+        parse(
+            &argv(&["--color", "never"]),
+            false,
+            crate::gnu::Gnu::new(crate::gnu::V9_1)
+        )
+        .operands,
         argv(&["never"])
     );
 }
 
 #[test]
 fn operands_are_permuted_unless_posixly_correct() {
-    let p = parse(&argv(&["dir", "-l", "-", "--", "-a"]), false);
+    let p = parse(
+        &argv(&["dir", "-l", "-", "--", "-a"]),
+        false,
+        crate::gnu::Gnu::new(crate::gnu::V9_1),
+    );
     assert_eq!(p.operands, argv(&["dir", "-", "-a"]));
     assert_eq!(p.options.len(), 1);
-    let p = parse(&argv(&["a", "-l", "--", "b"]), true);
+    let p = parse(
+        &argv(&["a", "-l", "--", "b"]),
+        true,
+        crate::gnu::Gnu::new(crate::gnu::V9_1),
+    );
     assert_eq!(p.operands, argv(&["a", "-l", "--", "b"]));
     assert!(p.options.is_empty());
 }
@@ -127,14 +142,18 @@ fn getopt_diagnostics() {
 
 #[test]
 fn scan_stops_at_the_first_error() {
-    let s = scan(&argv(&["-l", "-y", "--foo"]), false);
+    let s = scan(
+        &argv(&["-l", "-y", "--foo"]),
+        false,
+        crate::gnu::Gnu::new(crate::gnu::V9_1),
+    );
     assert_eq!(s.opts.len(), 1);
     assert_eq!(s.error, Some(GetoptError::InvalidShort(b'y')));
 }
 
 #[test]
 fn help_text_mentions_every_option() {
-    let text = super::table::help_text("ls");
+    let text = super::table::help_text("ls", crate::gnu::Gnu::new(crate::gnu::V9_1));
     for spec in super::OPTIONS {
         if let Some(l) = spec.long {
             assert!(text.contains(&format!("--{l}")), "{l}");
@@ -257,12 +276,12 @@ fn the_clap_definition_agrees_with_the_scan() {
     ];
     for argv_ in cases {
         let args = argv(argv_);
-        let scan = super::getopt::scan(&args, false);
+        let scan = super::getopt::scan(&args, false, crate::gnu::Gnu::new(crate::gnu::V9_1));
         assert_eq!(scan.error, None, "{argv_:?}");
         let m = super::command()
             .try_get_matches_from(normalized(&scan.opts, &scan.operands))
             .unwrap_or_else(|e| panic!("{argv_:?}: {e}"));
-        let parsed = parse(&args, false);
+        let parsed = parse(&args, false, crate::gnu::Gnu::new(crate::gnu::V9_1));
         assert_eq!(in_order(&m), parsed.options, "{argv_:?}");
         assert_eq!(operands_of(&m), parsed.operands, "{argv_:?}");
     }

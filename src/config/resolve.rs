@@ -17,6 +17,7 @@ use crate::cli::{self, args};
 use crate::format::color::ColorTable;
 use crate::format::size::{BlockSizeError, SizeFormat};
 use crate::format::time::{parse_time_style, TimeStyle};
+use crate::gnu::Gnu;
 use crate::options::QuotingStyle;
 use crate::options::{Dereference, Format, IndicatorStyle, SortKey};
 use crate::sys::charset::Charset;
@@ -32,6 +33,8 @@ pub struct Environment<'a> {
     /// The terminal's width (TIOCGWINSZ), when stdout is a terminal.
     pub terminal_width: Option<usize>,
     pub locale: LocaleInfo,
+    /// The GNU ls release emulated (`STATLS_GNU_VERSION`, read first).
+    pub gnu: Gnu,
 }
 
 impl Environment<'_> {
@@ -61,10 +64,10 @@ impl Streams<'_> {
     }
 
     /// Prints a fatal diagnostic and returns its exit status.
-    fn fatal(&mut self, stop: Stop) -> i32 {
+    fn fatal(&mut self, stop: Stop, gnu: Gnu) -> i32 {
         match stop {
-            Stop::Help => self.print(cli::write_help),
-            Stop::Version => self.print(cli::write_version),
+            Stop::Help => self.print(|out| cli::write_help(out, gnu)),
+            Stop::Version => self.print(|out| cli::write_version(out, gnu)),
             Stop::Fatal {
                 message,
                 status,
@@ -80,7 +83,7 @@ impl Streams<'_> {
     }
 
     /// Writes `--help`/`--version`; a failed write is GNU's "write error".
-    fn print(&mut self, f: fn(&mut dyn Write) -> std::io::Result<()>) -> i32 {
+    fn print(&mut self, f: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> i32 {
         match f(self.out).and_then(|()| self.out.flush()) {
             Ok(()) => 0,
             Err(e) => {
@@ -95,12 +98,12 @@ impl Streams<'_> {
 /// the whole of `Config::load` except process-global state.
 pub fn load_with(args: &[OsString], env: &Environment, io: &mut Streams) -> Result<Config, i32> {
     let posix = env.get("POSIXLY_CORRECT").is_some();
-    let parsed = cli::parse(args, posix);
+    let parsed = cli::parse(args, posix, env.gnu);
     let charset = env.locale.charset;
-    let mut sw = Switches::default();
+    let mut sw = Switches::new(env.gnu);
     for occ in &parsed.options {
         if let Err(stop) = sw.apply(occ.id, occ.value.as_ref(), env.stdout_tty, charset) {
-            return Err(io.fatal(stop));
+            return Err(io.fatal(stop, env.gnu));
         }
     }
     if let Some(e) = parsed.error {
@@ -236,6 +239,7 @@ fn resolve(
         operands,
         probes: probe_concurrency(env),
         cached,
+        gnu: env.gnu,
     })
 }
 

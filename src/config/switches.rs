@@ -9,6 +9,7 @@ use std::os::unix::ffi::OsStrExt;
 use crate::cli::args;
 use crate::cli::OptId;
 use crate::format::size::SizeFormat;
+use crate::gnu::Gnu;
 use crate::options::QuotingStyle;
 use crate::options::When;
 use crate::options::{Dereference, Format, Hidden, IndicatorStyle, SortKey, TimeField};
@@ -56,11 +57,24 @@ pub struct Switches {
     pub json: bool,
     /// `--cached=MODE` (`None`: `LS_CACHED` or the default decides).
     pub cached: Option<CacheMode>,
+    /// The GNU ls release whose option semantics apply.
+    pub gnu: Gnu,
+}
+
+impl Switches {
+    /// No option given yet, for the emulated release.
+    pub fn new(gnu: Gnu) -> Switches {
+        Switches {
+            gnu,
+            ..Switches::default()
+        }
+    }
 }
 
 impl Default for Switches {
     fn default() -> Switches {
         Switches {
+            gnu: Gnu::default(),
             format: None,
             hidden: Hidden::Skip,
             ignore_backups: false,
@@ -180,7 +194,7 @@ impl Switches {
             }
             OptId::Ctime => self.set_time(TimeField::Change),
             OptId::Atime => self.set_time(TimeField::Access),
-            OptId::Time => self.set_time(word(arg, "--time", args::TIME_ARGS, charset)?),
+            OptId::Time => self.set_time(word(arg, "--time", args::time_args(self.gnu), charset)?),
             OptId::Directory => self.directory = true,
             OptId::Dired => self.dired = true,
             OptId::Unsorted => self.unsorted(),
@@ -239,7 +253,9 @@ impl Switches {
             OptId::SortNone => self.sort = Some(SortKey::None),
             OptId::SortVersion => self.sort = Some(SortKey::Version),
             OptId::SortExtension => self.sort = Some(SortKey::Extension),
-            OptId::Sort => self.sort = Some(word(arg, "--sort", args::SORT_ARGS, charset)?),
+            OptId::Sort => {
+                self.sort = Some(word(arg, "--sort", args::sort_args(self.gnu), charset)?)
+            }
             OptId::GroupDirectoriesFirst => self.group_directories_first = true,
             OptId::Width => self.width = Some(width(arg, charset)?),
             OptId::Tabsize => {

@@ -37,6 +37,7 @@ fn run_in(
         stdout_tty: tty,
         terminal_width: tty.then_some(100),
         locale,
+        gnu: crate::gnu::Gnu::new(crate::gnu::V9_1),
     };
     let args: Vec<OsString> = args.iter().map(OsString::from).collect();
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -439,9 +440,14 @@ fn specs(args: &[&str], vars: &[(&str, &str)]) -> (String, String) {
         stdout_tty: false,
         terminal_width: None,
         locale: C_LOCALE,
+        gnu: crate::gnu::Gnu::new(crate::gnu::V9_1),
     };
-    let parsed = crate::cli::parse(&args.iter().map(OsString::from).collect::<Vec<_>>(), false);
-    let mut sw = super::switches::Switches::default();
+    let parsed = crate::cli::parse(
+        &args.iter().map(OsString::from).collect::<Vec<_>>(),
+        false,
+        crate::gnu::Gnu::new(crate::gnu::V9_1),
+    );
+    let mut sw = super::switches::Switches::new(crate::gnu::Gnu::new(crate::gnu::V9_1));
     for o in &parsed.options {
         sw.apply(
             o.id,
