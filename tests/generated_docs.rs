@@ -62,7 +62,7 @@ fn possible_values(key: &str) -> Option<Vec<&'static str>> {
         "classify" | "color" | "hyperlink" => words(args::WHEN_ARGS),
         "format" => words(args::FORMAT_ARGS),
         "sort" => words(args::sort_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
-        "time" => words(args::time_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
+        "time" => words(&args::time_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
         "indicator-style" => words(args::INDICATOR_ARGS),
         "quoting-style" => words(args::QUOTING_ARGS),
         "cached" => words(args::CACHED_ARGS),

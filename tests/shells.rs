@@ -49,7 +49,7 @@ fn enumerated() -> Vec<(&'static str, Vec<&'static str>)> {
         ("classify", words(args::WHEN_ARGS)),
         (
             "time",
-            words(args::time_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
+            words(&args::time_args(statls::gnu::Gnu::new(statls::gnu::NEWEST))),
         ),
         (
             "sort",

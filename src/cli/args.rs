@@ -117,50 +117,35 @@ pub fn sort_args(gnu: Gnu) -> &'static [(&'static str, SortKey)] {
     }
 }
 
-/// `--time` words from 9.6 on; 9.2 to 9.5 have `modification` but not
-/// `mtime`; earlier releases neither.
-const TIME_ARGS_9_6: &[(&str, TimeField)] = &[
-    ("atime", TimeField::Access),
-    ("access", TimeField::Access),
-    ("use", TimeField::Access),
-    ("ctime", TimeField::Change),
-    ("status", TimeField::Change),
-    ("mtime", TimeField::Modification),
-    ("modification", TimeField::Modification),
-    ("birth", TimeField::Birth),
-    ("creation", TimeField::Birth),
-];
-
-const TIME_ARGS_9_2: &[(&str, TimeField)] = &[
-    ("atime", TimeField::Access),
-    ("access", TimeField::Access),
-    ("use", TimeField::Access),
-    ("ctime", TimeField::Change),
-    ("status", TimeField::Change),
-    ("modification", TimeField::Modification),
-    ("birth", TimeField::Birth),
-    ("creation", TimeField::Birth),
-];
-
-const TIME_ARGS_8_32: &[(&str, TimeField)] = &[
-    ("atime", TimeField::Access),
-    ("access", TimeField::Access),
-    ("use", TimeField::Access),
-    ("ctime", TimeField::Change),
-    ("status", TimeField::Change),
-    ("birth", TimeField::Birth),
-    ("creation", TimeField::Birth),
+/// `--time` words, each with the behaviour that brought it (`None`: in
+/// every release), in GNU's order.
+const TIME_ARGS: &[(&str, TimeField, Option<Behaviour>)] = &[
+    ("atime", TimeField::Access, None),
+    ("access", TimeField::Access, None),
+    ("use", TimeField::Access, None),
+    ("ctime", TimeField::Change, None),
+    ("status", TimeField::Change, None),
+    (
+        "mtime",
+        TimeField::Modification,
+        Some(Behaviour::TimeMtimeWord),
+    ),
+    (
+        "modification",
+        TimeField::Modification,
+        Some(Behaviour::TimeModificationWord),
+    ),
+    ("birth", TimeField::Birth, None),
+    ("creation", TimeField::Birth, None),
 ];
 
 /// The `--time` words of the emulated release, in its order.
-pub fn time_args(gnu: Gnu) -> &'static [(&'static str, TimeField)] {
-    if gnu.has(Behaviour::TimeMtimeWord) {
-        TIME_ARGS_9_6
-    } else if gnu.has(Behaviour::TimeModificationWord) {
-        TIME_ARGS_9_2
-    } else {
-        TIME_ARGS_8_32
-    }
+pub fn time_args(gnu: Gnu) -> Vec<(&'static str, TimeField)> {
+    TIME_ARGS
+        .iter()
+        .filter(|(_, _, since)| since.is_none_or(|b| gnu.has(b)))
+        .map(|(word, field, _)| (*word, *field))
+        .collect()
 }
 
 pub const FORMAT_ARGS: &[(&str, Format)] = &[

@@ -194,7 +194,7 @@ impl Switches {
             }
             OptId::Ctime => self.set_time(TimeField::Change),
             OptId::Atime => self.set_time(TimeField::Access),
-            OptId::Time => self.set_time(word(arg, "--time", args::time_args(self.gnu), charset)?),
+            OptId::Time => self.set_time(word(arg, "--time", &args::time_args(self.gnu), charset)?),
             OptId::Directory => self.directory = true,
             OptId::Dired => self.dired = true,
             OptId::Unsorted => self.unsorted(),
