@@ -14,6 +14,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 
 use crate::format::color::ColorTable;
+use crate::format::hyperlink::LinkStyle;
 use crate::format::size::SizeFormat;
 use crate::format::time::TimeStyle;
 use crate::gnu::Gnu;
@@ -67,6 +68,8 @@ pub struct Config {
     pub color: Option<ColorTable>,
     /// `--hyperlink` in effect.
     pub hyperlink: bool,
+    /// How the emulated release writes hyperlinks.
+    pub link_style: LinkStyle,
     /// `--zero`: entries end with NUL, no columns.
     pub zero: bool,
     /// Output width in columns; 0 means no limit.

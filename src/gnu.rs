@@ -104,6 +104,10 @@ pub enum Behaviour {
     ColorColumnsUseTabs,
     /// 9.0's message texts where 8.32 said other words (see `config`).
     Messages90,
+    /// `--hyperlink` resolves symlinks up to 40 deep; 8.32 followed them
+    /// until one came back with the same name left to resolve, which
+    /// gives other URLs for symlink loops (9.0).
+    HyperlinkCountsLinks,
     /// gnulib's version comparison of 9.1 (`a..a` vs `a.+`, whole-name
     /// suffixes such as `.m4`): 9.1 and later.
     VersionSortRewrite,
@@ -155,6 +159,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::LazyQuotingStyleEnvironment, v(9, 0), NEWEST),
     (B::ColorColumnsUseTabs, v(9, 0), NEWEST),
     (B::Messages90, v(9, 0), NEWEST),
+    (B::HyperlinkCountsLinks, v(9, 0), NEWEST),
     (B::VersionSortRewrite, v(9, 1), NEWEST),
     (B::VersionSortDigitsBeforeLetters, v(9, 2), NEWEST),
     (B::TimeModificationWord, v(9, 2), NEWEST),

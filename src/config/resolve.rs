@@ -17,7 +17,8 @@ use crate::cli::{self, args};
 use crate::format::color::ColorTable;
 use crate::format::size::{BlockSizeError, SizeFormat};
 use crate::format::time::{parse_time_style, TimeStyle};
-use crate::gnu::Gnu;
+use crate::format::hyperlink::LinkStyle;
+use crate::gnu::{Behaviour, Gnu};
 use crate::options::QuotingStyle;
 use crate::options::{Dereference, Format, IndicatorStyle, SortKey};
 use crate::sys::charset::Charset;
@@ -217,6 +218,10 @@ fn resolve(
         },
         color,
         hyperlink: sw.hyperlink,
+        link_style: LinkStyle {
+            counted_links: env.gnu.has(Behaviour::HyperlinkCountsLinks),
+            string_terminator: env.gnu.has(Behaviour::HyperlinkEndsWithST),
+        },
         zero: sw.zero,
         width,
         tabsize,

@@ -85,7 +85,9 @@ impl<'a> NameRenderer<'a> {
             painter: config.color.as_ref().map(Painter::new),
             line_length: config.width,
             indicator: config.indicator,
-            hyperlink: config.hyperlink.then(Hyperlinker::new),
+            hyperlink: config
+                .hyperlink
+                .then(|| Hyperlinker::new(config.link_style)),
             long: config.format == Format::Long,
             dir: Vec::new(),
             align_quotes: false,
@@ -207,7 +209,7 @@ impl<'a> NameRenderer<'a> {
         if self.dir.is_empty() {
             entry.name_bytes().to_vec()
         } else {
-            crate::sys::path::child_path(&self.dir, entry.name_bytes())
+            crate::sys::path::entry_path(&self.dir, entry.name_bytes())
         }
     }
 

@@ -70,6 +70,72 @@ pub fn canonicalize(path: &[u8]) -> Vec<u8> {
     abs
 }
 
+/// `path` made absolute as coreutils 8.32 did for `--hyperlink` (gnulib's
+/// canonicalization of 2020): symlinks are followed until one is met a
+/// second time with the same name still to resolve, then left as they
+/// are. That name is the operand as given, or the text of the last link
+/// followed with what remained after it: so `links/loop1` (a loop with
+/// `loop2`) resolves to `.../links/loop2`, while `loop1` alone stays
+/// `.../loop1`.
+pub fn canonicalize_seen_triples(path: &[u8]) -> Vec<u8> {
+    use std::collections::HashSet;
+    use std::os::unix::fs::MetadataExt;
+    let mut abs = if path.first() == Some(&b'/') {
+        Vec::new()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.into_os_string().into_vec())
+            .unwrap_or_default()
+    };
+    let mut name = path.to_vec();
+    let mut pos = 0;
+    let mut seen: HashSet<(Vec<u8>, u64, u64)> = HashSet::new();
+    while pos < name.len() {
+        if name[pos] == b'/' {
+            pos += 1;
+            continue;
+        }
+        let start = pos;
+        while pos < name.len() && name[pos] != b'/' {
+            pos += 1;
+        }
+        match &name[start..pos] {
+            b"." => continue,
+            b".." => {
+                let cut = abs.iter().rposition(|&b| b == b'/').unwrap_or(0);
+                abs.truncate(cut);
+                continue;
+            }
+            part => {
+                abs.push(b'/');
+                abs.extend_from_slice(part);
+            }
+        }
+        let Ok(meta) = std::fs::symlink_metadata(OsStr::from_bytes(&abs)) else {
+            continue;
+        };
+        if !meta.file_type().is_symlink() || !seen.insert((name.clone(), meta.dev(), meta.ino())) {
+            continue;
+        }
+        let Ok(target) = std::fs::read_link(OsStr::from_bytes(&abs)) else {
+            continue;
+        };
+        let mut next = target.into_os_string().into_vec();
+        let cut = abs.iter().rposition(|&b| b == b'/').unwrap_or(0);
+        abs.truncate(cut);
+        if next.first() == Some(&b'/') {
+            abs.clear();
+        }
+        next.extend_from_slice(&name[pos..]);
+        name = next;
+        pos = 0;
+    }
+    if abs.is_empty() {
+        abs.push(b'/');
+    }
+    abs
+}
+
 /// Whether [`canonicalize`] has an answer for `path`, as GNU's
 /// canonicalization (every component may be missing) sees it: not for an
 /// empty name (ENOENT).
