@@ -132,9 +132,11 @@ pub enum Behaviour {
     /// Shell quoting of a name with an escaped first or last character and
     /// single quotes is fixed (9.6).
     ShellQuotingEdgeFix,
-    /// Control characters printed raw count zero columns in UTF-8 locales
-    /// (9.7).
-    RawControlCharsZeroWidth,
+    /// A name shown raw with a character `mbsnwidth` cannot measure (a
+    /// control, an invalid sequence) in a multibyte locale has width
+    /// `(size_t) -1`, which the column layouts add and wrap (9.7; before,
+    /// controls counted 0 columns and the rest 1).
+    UnmeasurableNamesHaveNoWidth,
     /// gnulib's strings (quotes, argmatch, `write error`) are looked up in
     /// the `gnulib` text domain (9.7).
     GnulibTextDomain,
@@ -170,7 +172,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::SortNameWord, v(9, 6), NEWEST),
     (B::TimeMtimeWord, v(9, 6), NEWEST),
     (B::ShellQuotingEdgeFix, v(9, 6), NEWEST),
-    (B::RawControlCharsZeroWidth, v(9, 7), NEWEST),
+    (B::UnmeasurableNamesHaveNoWidth, v(9, 7), NEWEST),
     (B::GnulibTextDomain, v(9, 7), NEWEST),
     (B::DiagnosticsUseBaseName, v(9, 7), NEWEST),
     (B::CapabilityColor, v(9, 7), v(9, 7)),

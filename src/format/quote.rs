@@ -50,6 +50,12 @@ pub struct Quoter {
     /// Quoting a directory heading: GNU escapes spaces in file names in
     /// the escape style, but not in headings.
     pub heading: bool,
+    /// A name shown with characters that cannot be measured (controls,
+    /// invalid or unfinished sequences, characters without a width) in a
+    /// multibyte locale has no width: `usize::MAX`, GNU's `(size_t) -1`
+    /// from 9.7's `mbsnwidth`, which the layouts then add as GNU does.
+    /// Before 9.7 such characters counted 0 or 1 column each.
+    pub unmeasurable: bool,
 }
 
 /// What quoting one name produced, beyond its bytes.
@@ -106,6 +112,7 @@ impl Quoter {
             charset: charset.into(),
             extra: 0,
             heading: false,
+            unmeasurable: false,
         }
     }
 
@@ -165,7 +172,12 @@ impl Quoter {
         let width = if self.hide_control_chars && replaces {
             charset::hide_unprintable(out, start, self.charset)
         } else {
-            charset::raw_width(out.get(start..).unwrap_or_default(), self.charset)
+            let shown = out.get(start..).unwrap_or_default();
+            if self.unmeasurable {
+                charset::measured_width(shown, self.charset).unwrap_or(usize::MAX)
+            } else {
+                charset::raw_width(shown, self.charset)
+            }
         };
         Quoted {
             width,

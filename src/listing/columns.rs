@@ -20,14 +20,18 @@ const MIN_COLUMN_WIDTH: usize = 3;
 
 /// Pads from column `from` to column `to` with tabs (when `tabsize` > 0
 /// and a tab stop lies in between) and spaces, as GNU does.
+///
+/// Widths and positions are GNU's `size_t` arithmetic, wrapping: a name
+/// that 9.7's `mbsnwidth` cannot measure counts `SIZE_MAX` columns, and
+/// GNU's sums then wrap (see `Quoter::unmeasurable`).
 pub fn indent(out: &mut impl Sink, mut from: usize, to: usize, tabsize: usize) {
     while from < to {
-        if tabsize != 0 && to / tabsize > (from + 1) / tabsize {
+        if tabsize != 0 && to / tabsize > from.wrapping_add(1) / tabsize {
             out.put_byte(b'\t');
-            from += tabsize - from % tabsize;
+            from = from.wrapping_add(tabsize - from % tabsize);
         } else {
             out.put_byte(b' ');
-            from += 1;
+            from = from.wrapping_add(1);
         }
     }
 }
@@ -55,10 +59,10 @@ fn fit_columns(cells: &[Cell], line_width: usize, vertical: bool) -> Vec<usize> 
             }
             let rows = n.div_ceil(c);
             let idx = if vertical { i / rows } else { i % c };
-            let real = cell.width.saturating_add(if idx == c - 1 { 0 } else { 2 });
+            let real = cell.width.wrapping_add(if idx == c - 1 { 0 } else { 2 });
             let col = &mut widths[c - 1][idx];
             if *col < real {
-                line_len[c - 1] = line_len[c - 1].saturating_add(real - *col);
+                line_len[c - 1] = line_len[c - 1].wrapping_add(real - *col);
                 *col = real;
                 valid[c - 1] = line_len[c - 1] < line_width;
             }
@@ -85,7 +89,7 @@ pub fn vertical(
     let cols = widths.len();
     let rows = cells.len().div_ceil(cols);
     for row in 0..rows {
-        let mut pos = 0;
+        let mut pos: usize = 0;
         let mut i = row;
         let mut col = 0;
         loop {
@@ -103,8 +107,8 @@ pub fn vertical(
             if i >= cells.len() {
                 break;
             }
-            indent(out, pos + cell.width, pos + widths[col], tabsize);
-            pos += widths[col];
+            indent(out, pos.wrapping_add(cell.width), pos.wrapping_add(widths[col]), tabsize);
+            pos = pos.wrapping_add(widths[col]);
             col += 1;
         }
         out.put_byte(eol);
@@ -119,7 +123,7 @@ pub fn horizontal(out: &mut impl Sink, cells: &[Cell], line_width: usize, tabsiz
     }
     let widths = fit_columns(cells, line_width, false);
     let cols = widths.len();
-    let mut pos = 0;
+    let mut pos: usize = 0;
     for (i, cell) in cells.iter().enumerate() {
         if i != 0 {
             if i % cols == 0 {
@@ -129,8 +133,8 @@ pub fn horizontal(out: &mut impl Sink, cells: &[Cell], line_width: usize, tabsiz
             } else {
                 let prev = &cells[i - 1];
                 let w = widths[(i - 1) % cols];
-                indent(out, pos + prev.width, pos + w, tabsize);
-                pos += w;
+                indent(out, pos.wrapping_add(prev.width), pos.wrapping_add(w), tabsize);
+                pos = pos.wrapping_add(w);
             }
         }
         out.put(&cell.bytes);
@@ -139,29 +143,32 @@ pub fn horizontal(out: &mut impl Sink, cells: &[Cell], line_width: usize, tabsiz
     out.end_line();
 }
 
-/// `-m`: names separated by `, `, wrapping before a name that would reach
-/// the line width.
-pub fn commas(out: &mut impl Sink, cells: &[Cell], line_width: usize, eol: u8) {
+/// `-m`: names separated by `, ` (`sep` and a space), wrapping before a
+/// name that would reach the line width; `-C` and `-x` without a width
+/// limit (`sep` a space, never wrapping).
+pub fn separated(out: &mut impl Sink, cells: &[Cell], line_width: usize, sep: u8, eol: u8) {
     if cells.is_empty() {
         return;
     }
     let mut pos = 0usize;
     for (i, cell) in cells.iter().enumerate() {
         if i != 0 {
-            let fits =
-                line_width == 0 || pos.saturating_add(cell.width).saturating_add(2) < line_width;
+            let len = cell.width;
+            let fits = line_width == 0
+                || (pos.wrapping_add(len).wrapping_add(2) < line_width
+                    && pos <= usize::MAX.wrapping_sub(len).wrapping_sub(2));
             if fits {
-                out.put(b", ");
-                pos += 2;
+                out.put(&[sep, b' ']);
+                pos = pos.wrapping_add(2);
             } else {
-                out.put(b",");
+                out.put(&[sep]);
                 out.put_byte(eol);
                 out.end_line();
                 pos = 0;
             }
         }
         out.put(&cell.bytes);
-        pos += cell.width;
+        pos = pos.wrapping_add(cell.width);
     }
     out.put_byte(eol);
     out.end_line();
@@ -209,7 +216,7 @@ mod tests {
     #[test]
     fn commas_wrap_before_the_width() {
         let mut v = Vec::new();
-        commas(&mut v, &cells(&["aaa", "bbb", "ccc"]), 10, b'\n');
+        separated(&mut v, &cells(&["aaa", "bbb", "ccc"]), 10, b',', b'\n');
         assert_eq!(String::from_utf8(v).unwrap(), "aaa, bbb,\nccc\n");
     }
 }

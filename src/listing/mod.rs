@@ -148,9 +148,14 @@ impl<'a> Printer<'a> {
         }
         let eol = self.eol();
         let width = self.config.width;
-        // Without a width limit everything is on one line: GNU pads with spaces.
-        let tabsize = if width == 0 { 0 } else { self.config.tabsize };
+        let tabsize = self.config.tabsize;
         match &mut self.layout {
+            // Without a width limit GNU writes the columns layouts as one
+            // line of names two spaces apart, measuring nothing.
+            Layout::Vertical | Layout::Horizontal if width == 0 => {
+                let cells = self.cells(entries, also_measured);
+                columns::separated(out, &cells, 0, b' ', eol);
+            }
             Layout::Json(json) => return json.print(out, entries),
             Layout::Long(long) => return long.print(out, entries, also_measured, &self.names),
             // Nothing to measure across entries but the prefixes: stream.
@@ -163,7 +168,9 @@ impl<'a> Printer<'a> {
                 let cells = self.cells(entries, also_measured);
                 columns::horizontal(out, &cells, width, tabsize, eol);
             }
-            Layout::Commas => columns::commas(out, &self.cells(entries, also_measured), width, eol),
+            Layout::Commas => {
+                columns::separated(out, &self.cells(entries, also_measured), width, b',', eol)
+            }
         }
         out.write(&[]);
     }
@@ -261,7 +268,7 @@ impl<'a> Printer<'a> {
                 + usize::from(config.context) * (p.context + 1)
         };
         let r = self.names.render(e, 0, &mut cell.bytes);
-        cell.width += r.width;
+        cell.width = cell.width.wrapping_add(r.width);
         cell.color_at = cell.color_at.or(r.color_at);
     }
 

@@ -75,12 +75,17 @@ pub struct NameRenderer<'a> {
 impl<'a> NameRenderer<'a> {
     pub fn new(config: &'a Config) -> NameRenderer<'a> {
         NameRenderer {
-            quoter: Quoter::for_names(
-                config.quoting,
-                config.hide_control_chars,
-                config.locale.charset,
-                config.indicator,
-            ),
+            quoter: Quoter {
+                unmeasurable: config
+                    .gnu
+                    .has(crate::gnu::Behaviour::UnmeasurableNamesHaveNoWidth),
+                ..Quoter::for_names(
+                    config.quoting,
+                    config.hide_control_chars,
+                    config.locale.charset,
+                    config.indicator,
+                )
+            },
             colors: config.color.as_ref(),
             painter: config.color.as_ref().map(Painter::new),
             line_length: config.width,
@@ -131,7 +136,7 @@ impl<'a> NameRenderer<'a> {
         pad: bool,
         out: &mut Vec<u8>,
     ) -> Rendered {
-        let mut width = 0;
+        let mut width: usize = 0;
         let mut scratch = self.scratch.borrow_mut();
         scratch.clear();
         let quoted = self.quoter.quote(name, &mut scratch);
@@ -173,7 +178,7 @@ impl<'a> NameRenderer<'a> {
             );
         }
         Rendered {
-            width: width + quoted.width,
+            width: width.wrapping_add(quoted.width),
             name_start,
             name_end,
             color_at,
@@ -233,7 +238,7 @@ impl<'a> NameRenderer<'a> {
         if !link_in_long {
             if let Some(c) = indicator_char(self.indicator, entry.file_type, entry.mode()) {
                 out.push(c);
-                r.width += 1;
+                r.width = r.width.wrapping_add(1);
             }
         }
         r

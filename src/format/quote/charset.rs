@@ -146,6 +146,27 @@ fn decode_utf8(s: &[u8], lead: u8) -> (usize, Kind) {
     (len, char_kind(cp))
 }
 
+/// Display width of bytes written unchanged, as GNU ls 9.7 and later
+/// measure a quoted name when `-q` is off: `None` in a multibyte locale
+/// when a character is not printable or has no width (gnulib's
+/// `mbsnwidth` then fails); in single-byte locales as [`raw_width`].
+pub(crate) fn measured_width(s: &[u8], charset: Charset) -> Option<usize> {
+    if matches!(charset, Charset::Unibyte(_)) {
+        return Some(raw_width(s, charset));
+    }
+    let mut width = 0;
+    let mut i = 0;
+    while let Some(rest) = s.get(i..).filter(|r| !r.is_empty()) {
+        let (len, kind) = next_unit(rest, charset);
+        let Kind::Print(w) = kind else {
+            return None;
+        };
+        width += usize::from(w);
+        i += len;
+    }
+    Some(width)
+}
+
 /// Display width of bytes written unchanged, as GNU ls measures a quoted
 /// name when `-q` is off.
 pub(crate) fn raw_width(s: &[u8], charset: Charset) -> usize {
