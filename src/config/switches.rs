@@ -9,7 +9,7 @@ use std::os::unix::ffi::OsStrExt;
 use crate::cli::args;
 use crate::cli::OptId;
 use crate::format::size::SizeFormat;
-use crate::gnu::Gnu;
+use crate::gnu::{Behaviour, Gnu};
 use crate::options::QuotingStyle;
 use crate::options::When;
 use crate::options::{Dereference, Format, Hidden, IndicatorStyle, SortKey, TimeField};
@@ -196,7 +196,13 @@ impl Switches {
             OptId::Atime => self.set_time(TimeField::Access),
             OptId::Time => self.set_time(word(arg, "--time", &args::time_args(self.gnu), charset)?),
             OptId::Directory => self.directory = true,
-            OptId::Dired => self.dired = true,
+            OptId::Dired => {
+                self.dired = true;
+                if self.gnu.has(Behaviour::DiredImpliesLong) {
+                    self.format = Some(Format::Long);
+                    self.hyperlink = false;
+                }
+            }
             OptId::Unsorted => self.unsorted(),
             OptId::FileType => self.indicator = IndicatorStyle::FileType,
             OptId::Slash => self.indicator = IndicatorStyle::Slash,
@@ -296,10 +302,14 @@ impl Switches {
         self.explicit_time = true;
     }
 
-    /// `-f`: all entries, unsorted, and cancels -l, -s, colours, links.
+    /// `-f`: all entries, unsorted; before 9.6 it also cancels an earlier
+    /// -l, -s, colours and links.
     fn unsorted(&mut self) {
         self.hidden = Hidden::All;
         self.sort = Some(SortKey::None);
+        if self.gnu.has(Behaviour::UnsortedIsJustAllUnsorted) {
+            return;
+        }
         if self.format == Some(Format::Long) {
             self.format = None;
         }
