@@ -8,11 +8,11 @@
 //! binary runs under qemu-aarch64 on Debian 12's arm64 C library and
 //! prints what GNU ls prints.
 //!
-//! They build both binaries (cargo-zigbuild, about a minute and a half on
-//! two cores, less when cached) and fetch two libc6 packages from Debian's
-//! archive, so they run only with STATLS_RELEASE_TESTS=1, which .ci/run
-//! sets after installing the tools; otherwise, or with a tool missing,
-//! they say SKIPPED on stderr and pass.
+//! They build both binaries (cargo-zigbuild: about two minutes on two
+//! cores from scratch, seconds when cached) and fetch two libc6 packages
+//! from Debian's archive, so they run only with STATLS_RELEASE_TESTS=1,
+//! which .ci/run sets after installing the tools; otherwise, or with a
+//! tool missing, they say SKIPPED on stderr and pass.
 
 mod util;
 
