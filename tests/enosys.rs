@@ -5,41 +5,16 @@
 
 mod util;
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::Command;
+use util::enosys::wrapper;
 use util::{ours, run, TempDir};
-
-/// Builds the seccomp wrapper with the system C compiler, if there is one.
-fn wrapper() -> Option<PathBuf> {
-    static BUILT: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(build_wrapper).clone()
-}
-
-fn build_wrapper() -> Option<PathBuf> {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/enosys.c");
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("enosys");
-    let ok = Command::new("cc")
-        .arg("-O2")
-        .arg("-o")
-        .arg(&out)
-        .arg(&src)
-        .status()
-        .is_ok_and(|s| s.success());
-    ok.then_some(out)
-}
 
 /// Runs our ls with the calls in `calls` (comma-separated) failing with
 /// ENOSYS.
-fn run_without(
-    wrapper: &std::path::Path,
-    calls: &str,
-    cwd: &std::path::Path,
-    args: &[&str],
-) -> util::Run {
-    let mut all: Vec<String> = vec![calls.to_string(), ours().to_string_lossy().into_owned()];
-    all.extend(args.iter().map(|s| s.to_string()));
-    let refs: Vec<&str> = all.iter().map(String::as_str).collect();
-    run(wrapper, cwd, &refs, &[])
+fn run_without(wrapper: &Path, calls: &str, cwd: &Path, args: &[&str]) -> util::Run {
+    let ours = ours();
+    util::enosys::run_without(wrapper, calls, &[ours.to_str().unwrap()], cwd, args)
 }
 
 #[test]
@@ -48,23 +23,8 @@ fn fstatat_fallback_gives_identical_output() {
         eprintln!("skipping: no C compiler to build the seccomp wrapper");
         return;
     };
-    let t = TempDir::new("enosys");
-    t.file("d/file", 10, 1_600_000_000)
-        .file("d/exe", 3, 1_600_000_100)
-        .chmod("d/exe", 0o755)
-        .dir("d/sub")
-        .symlink("file", "d/link");
-    t.file("d/sub/inner", 5, 1_600_000_200)
-        .mtime("d/sub", 1_600_000_300)
-        .mtime("d", 1_600_000_400);
-    for args in [
-        &["-l", "d"][..],
-        &["-R", "d"],
-        &["--color=always", "d"],
-        &["-i", "d"],
-        &["-lR", "--color=always", "d"],
-        &["-lL", "d"],
-    ] {
+    let t = util::enosys::fixture();
+    for args in util::enosys::CASES {
         let normal = run(&ours(), t.path(), args, &[]);
         let fallback = run_without(&wrapper, "statx", t.path(), args);
         util::assert_same(&format!("ls {args:?} without statx"), &normal, &fallback);
