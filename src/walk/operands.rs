@@ -10,6 +10,7 @@ use super::probe::{probe_xattrs, Problems};
 use super::Walker;
 use crate::entry::{Entry, LinkTarget};
 use crate::options::Dereference;
+use rustix::io::Errno;
 use crate::sys::stat::{read_link, stat_at, Base, Need, StatFlags};
 use crate::sys::xattr::Target;
 use crate::sys::FileType;
@@ -46,7 +47,16 @@ impl Walker<'_> {
                 }
             }
             Err(err) => {
-                let dangling = follow_first && err.raw_os_error() == Some(libc_enoent());
+                // A dangling link is listed as a link; so is a symlink loop
+                // from 9.4 on (before, "Too many levels of symbolic links").
+                let errno = err.raw_os_error();
+                let loop_listed = self
+                    .config
+                    .gnu
+                    .has(crate::gnu::Behaviour::SymlinkLoopOperandListed);
+                let dangling = follow_first
+                    && (errno == Some(Errno::NOENT.raw_os_error())
+                        || (loop_listed && errno == Some(Errno::LOOP.raw_os_error())));
                 if dangling && self.config.dereference == Dereference::CommandLineDirs {
                     self.lstat_operand(&name, need)?
                 } else {
@@ -157,11 +167,6 @@ impl Walker<'_> {
         }
         link
     }
-}
-
-/// ENOENT without reaching for libc outside `sys`.
-fn libc_enoent() -> i32 {
-    rustix::io::Errno::NOENT.raw_os_error()
 }
 
 impl Entry {
