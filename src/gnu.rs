@@ -99,9 +99,10 @@ pub enum Behaviour {
     /// `QUOTING_STYLE` is read only when no option sets the quoting
     /// (9.0; 8.32 reads, and warns about, it first).
     LazyQuotingStyleEnvironment,
-    /// Coloured column layouts pad with tabs like uncoloured ones (9.0;
-    /// 8.32 pads coloured columns with spaces).
-    ColorColumnsUseTabs,
+    /// Column layouts give up tabs only when colours are really written
+    /// (9.0; 8.32 as soon as `--color` asked for them, even when `TERM`
+    /// then turned them off).
+    TabsUnlessColored,
     /// 9.0's message texts where 8.32 said other words (see `config`).
     Messages90,
     /// `--hyperlink` resolves symlinks up to 40 deep; 8.32 followed them
@@ -159,7 +160,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::SortWidth, v(9, 0), NEWEST),
     (B::LazyLayoutEnvironment, v(9, 0), NEWEST),
     (B::LazyQuotingStyleEnvironment, v(9, 0), NEWEST),
-    (B::ColorColumnsUseTabs, v(9, 0), NEWEST),
+    (B::TabsUnlessColored, v(9, 0), NEWEST),
     (B::Messages90, v(9, 0), NEWEST),
     (B::HyperlinkCountsLinks, v(9, 0), NEWEST),
     (B::VersionSortRewrite, v(9, 1), NEWEST),

@@ -177,7 +177,14 @@ fn resolve(
         _ => TimeStyle::Locale,
     };
     let color = if sw.color { color_table(env, io) } else { None };
-    if color.is_some() {
+    // Coloured columns are padded with spaces. Before 9.0, asking for
+    // colour was enough, even when TERM or LS_COLORS then turned it off.
+    let tabs_off = if env.gnu.has(Behaviour::TabsUnlessColored) {
+        color.is_some()
+    } else {
+        sw.color
+    };
+    if tabs_off {
         tabsize = 0;
     }
     // `--cached` wins over `LS_CACHED`, which is only read without it.
@@ -440,7 +447,12 @@ fn color_table(env: &Environment, io: &mut Streams) -> Option<ColorTable> {
     let colorterm = env.get("COLORTERM");
     let term = env.get("TERM");
     let (table, warnings) =
-        ColorTable::from_env(ls_colors.as_deref(), colorterm.as_deref(), term.as_deref());
+        ColorTable::from_env_with(
+            ls_colors.as_deref(),
+            colorterm.as_deref(),
+            term.as_deref(),
+            env.gnu.has(Behaviour::ColorSuffixCaseSensitiveWhenDistinct),
+        );
     for w in warnings {
         io.warn(&w.message(env.locale.charset));
     }

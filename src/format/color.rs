@@ -235,12 +235,18 @@ impl ColorTable {
     /// `Err` holds the warnings GNU prints (each as `ls: ` + message);
     /// colour is then off.
     pub fn parse(value: &[u8]) -> Result<ColorTable, Vec<ColorWarning>> {
+        ColorTable::parse_with(value, false)
+    }
+
+    /// [`ColorTable::parse`], with 9.2's rule for suffixes that differ
+    /// only in case when `case_pairs` (see `suffix`).
+    pub fn parse_with(value: &[u8], case_pairs: bool) -> Result<ColorTable, Vec<ColorWarning>> {
         let parsed = parse::parse(value)?;
         let mut table = ColorTable::builtin();
         for (i, v) in parsed.indicators {
             table.set(i, v);
         }
-        table.suffixes = Suffixes::new(parsed.suffixes);
+        table.suffixes = Suffixes::new(parsed.suffixes, case_pairs);
         table.ln_target = table.get(Ind::Ln) == Some(b"target");
         Ok(table)
     }
@@ -253,8 +259,18 @@ impl ColorTable {
         colorterm: Option<&[u8]>,
         term: Option<&[u8]>,
     ) -> (Option<ColorTable>, Vec<ColorWarning>) {
+        ColorTable::from_env_with(ls_colors, colorterm, term, false)
+    }
+
+    /// [`ColorTable::from_env`] with [`ColorTable::parse_with`]'s rule.
+    pub fn from_env_with(
+        ls_colors: Option<&[u8]>,
+        colorterm: Option<&[u8]>,
+        term: Option<&[u8]>,
+        case_pairs: bool,
+    ) -> (Option<ColorTable>, Vec<ColorWarning>) {
         match ls_colors {
-            Some(v) if !v.is_empty() => match ColorTable::parse(v) {
+            Some(v) if !v.is_empty() => match ColorTable::parse_with(v, case_pairs) {
                 Ok(t) => (Some(t), Vec::new()),
                 Err(w) => (None, w),
             },

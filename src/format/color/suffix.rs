@@ -1,6 +1,9 @@
 //! `*SUFFIX=value` patterns. GNU 9.1 matches them ASCII case-insensitively
 //! against the end of the name, and the pattern defined *last* wins when
-//! several match (`*.c=31:*c=32` colours `x.c` with 32).
+//! several match (`*.c=31:*c=32` colours `x.c` with 32). From 9.2, two
+//! patterns that differ only in case and have different values each match
+//! their own spelling alone (`*.c=35:*.C=36`), and of two with the same
+//! value the newer stands for both.
 //!
 //! Lookup costs no allocation: patterns are bucketed by their lowercased
 //! last byte, each bucket ordered newest first, so a name is compared only
@@ -13,6 +16,8 @@ struct Pattern {
     order: usize,
     lower: Vec<u8>,
     seq: Vec<u8>,
+    /// The suffix as written, when it matches only that spelling.
+    exact: Option<Vec<u8>>,
 }
 
 /// The suffix patterns of one `LS_COLORS`.
@@ -27,20 +32,30 @@ pub(super) struct Suffixes {
 }
 
 impl Suffixes {
-    /// Builds the table from `(suffix, value)` pairs in definition order.
-    pub fn new(defs: Vec<(Vec<u8>, Vec<u8>)>) -> Suffixes {
+    /// Builds the table from `(suffix, value)` pairs in definition order;
+    /// `case_pairs`: 9.2's rule for patterns that differ only in case.
+    pub fn new(defs: Vec<(Vec<u8>, Vec<u8>)>, case_pairs: bool) -> Suffixes {
         let mut patterns: Vec<Pattern> = Vec::new();
         let mut any: Option<Pattern> = None;
-        for (order, (suffix, seq)) in defs.into_iter().enumerate() {
-            let lower = suffix.to_ascii_lowercase();
-            let p = Pattern { order, lower, seq };
+        let all = defs.into_iter().enumerate().map(|(order, (suffix, seq))| Pattern {
+            order,
+            lower: suffix.to_ascii_lowercase(),
+            seq,
+            exact: case_pairs.then_some(suffix),
+        });
+        for p in all {
             if p.lower.is_empty() {
                 any = Some(p);
+            } else if case_pairs {
+                patterns.push(p);
             } else if let Some(old) = patterns.iter_mut().find(|o| o.lower == p.lower) {
                 *old = p;
             } else {
                 patterns.push(p);
             }
+        }
+        if case_pairs {
+            patterns = pair_cases(patterns);
         }
         patterns.sort_by(|a, b| {
             let (la, lb) = (a.lower.last(), b.lower.last());
@@ -79,7 +94,50 @@ impl Suffixes {
             name.len()
                 .checked_sub(p.lower.len())
                 .and_then(|from| name.get(from..))
-                .is_some_and(|tail| tail.eq_ignore_ascii_case(&p.lower))
+                .is_some_and(|tail| match &p.exact {
+                    Some(exact) => tail == exact.as_slice(),
+                    None => tail.eq_ignore_ascii_case(&p.lower),
+                })
         })
     }
+}
+
+/// 9.2's pass over the patterns (given oldest first): newest first, an
+/// older pattern spelled the same, or differing only in case with the same
+/// value, is dropped; two that differ only in case and
+/// in value both match case-sensitively; every other pattern ignores case.
+fn pair_cases(mut patterns: Vec<Pattern>) -> Vec<Pattern> {
+    patterns.reverse();
+    let n = patterns.len();
+    let mut dropped = vec![false; n];
+    let mut exact = vec![false; n];
+    for i in 0..n {
+        if dropped[i] {
+            continue;
+        }
+        for j in i + 1..n {
+            let (newer, older) = (&patterns[i], &patterns[j]);
+            if dropped[j] || newer.lower != older.lower {
+                continue;
+            }
+            if newer.exact == older.exact || older.seq == newer.seq {
+                dropped[j] = true;
+            } else {
+                exact[i] = true;
+                exact[j] = true;
+            }
+        }
+    }
+    let mut kept: Vec<Pattern> = Vec::with_capacity(n);
+    for (i, mut p) in patterns.into_iter().enumerate() {
+        if dropped[i] {
+            continue;
+        }
+        if !exact[i] {
+            p.exact = None;
+        }
+        kept.push(p);
+    }
+    kept.reverse();
+    kept
 }
