@@ -23,7 +23,7 @@ pub fn run(args: Vec<OsString>) -> i32 {
     if let Some(err) = walker.out.finish() {
         let bad_fd = err.raw_os_error() == Some(rustix::io::Errno::BADF.raw_os_error());
         let msg = if flushed_before_close && !bad_fd {
-            crate::sys::intl::tr("write error")
+            crate::sys::intl::tr_gnulib("write error")
         } else {
             write_error(&err)
         };

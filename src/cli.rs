@@ -31,10 +31,31 @@ pub fn set_program_name(argv0: &[u8]) {
     let _ = PROGRAM_NAME.set(argv0.to_vec());
 }
 
-/// The name diagnostics start with: `argv[0]` exactly as given (GNU prints
-/// `/bin/ls: ...` when run as `/bin/ls`), `ls` before it is set.
+/// The program name as given: what getopt's messages, the `Try '%s
+/// --help'` line and `--help` show (`/bin/ls` when run as `/bin/ls`), `ls`
+/// before it is set.
 pub fn program_name() -> &'static [u8] {
     PROGRAM_NAME.get().map(Vec::as_slice).unwrap_or(b"ls")
+}
+
+static ERRORS_USE_BASE_NAME: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// From 9.7 on, `error()` diagnostics start with the program's base name
+/// (`ls: ...` when run as `/bin/ls`); set once at start-up.
+pub fn errors_use_base_name() {
+    ERRORS_USE_BASE_NAME.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The name `error()` diagnostics (`cannot access`, invalid arguments,
+/// warnings) start with.
+pub fn error_name() -> &'static [u8] {
+    let name = program_name();
+    if ERRORS_USE_BASE_NAME.load(std::sync::atomic::Ordering::Relaxed) {
+        name.rsplit(|&b| b == b'/').next().unwrap_or(name)
+    } else {
+        name
+    }
 }
 
 /// One option occurrence, in command-line order.

@@ -17,7 +17,7 @@ use crate::format::color::ColorTable;
 use crate::format::hyperlink::LinkStyle;
 use crate::format::size::SizeFormat;
 use crate::format::time::TimeStyle;
-use crate::gnu::Gnu;
+use crate::gnu::{Behaviour, Gnu};
 use crate::options::{
     Dereference, Format, Hidden, IndicatorStyle, QuotingStyle, SortKey, TimeField,
 };
@@ -145,6 +145,15 @@ impl Config {
             let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
         }
         let locale = crate::sys::locale::init();
+        if gnu.has(Behaviour::GnulibTextDomain) {
+            crate::sys::intl::use_gnulib_domain();
+        }
+        if gnu.has(Behaviour::Gb18030FallbackQuotesDropped) {
+            crate::format::quote::without_gb18030_quotes();
+        }
+        if gnu.has(Behaviour::DiagnosticsUseBaseName) {
+            crate::cli::errors_use_base_name();
+        }
         let stdout_tty = crate::sys::term::stdout_is_tty();
         let var = |name: &str| std::env::var_os(name);
         let env = resolve::Environment {

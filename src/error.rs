@@ -30,7 +30,7 @@ pub fn strerror(err: &std::io::Error) -> Vec<u8> {
 
 /// GNU's `write error` diagnostic (translated) with the error's text.
 pub fn write_error(err: &std::io::Error) -> Vec<u8> {
-    let mut m = intl::tr("write error");
+    let mut m = intl::tr_gnulib("write error");
     m.extend_from_slice(b": ");
     m.extend_from_slice(&strerror(err));
     m
@@ -40,7 +40,7 @@ pub fn write_error(err: &std::io::Error) -> Vec<u8> {
 pub fn print_diagnostic(out: &mut Output, message: &[u8]) {
     out.flush();
     let mut line = Vec::with_capacity(message.len() + 8);
-    line.extend_from_slice(crate::cli::program_name());
+    line.extend_from_slice(crate::cli::error_name());
     line.extend_from_slice(b": ");
     line.extend_from_slice(message);
     line.push(b'\n');

@@ -7,7 +7,7 @@ use crate::format::quote::quote_locale;
 use crate::gnu::{Behaviour, Gnu};
 use crate::options::{Format, IndicatorStyle, QuotingStyle, SortKey, TimeField, When};
 use crate::sys::charset::Charset;
-use crate::sys::intl::{msg, strerror, tr};
+use crate::sys::intl::{msg_gnulib, strerror, tr, tr_gnulib};
 use crate::sys::stat::CacheMode;
 
 /// Why a word did not match.
@@ -50,7 +50,7 @@ pub fn argmatch_message<T: Copy + PartialEq>(
         MatchError::Invalid => "invalid argument %s for %s",
         MatchError::Ambiguous => "ambiguous argument %s for %s",
     };
-    let mut m = msg(
+    let mut m = msg_gnulib(
         key,
         &[
             &quote_locale(arg, charset),
@@ -58,7 +58,7 @@ pub fn argmatch_message<T: Copy + PartialEq>(
         ],
     );
     m.push(b'\n');
-    m.extend_from_slice(&tr("Valid arguments are:"));
+    m.extend_from_slice(&tr_gnulib("Valid arguments are:"));
     let mut last: Option<T> = None;
     for (w, v) in table {
         if last == Some(*v) {

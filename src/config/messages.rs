@@ -7,7 +7,7 @@ use crate::format::quote::quote_locale;
 use crate::format::size::BlockSizeError;
 use crate::format::time::TimeStyleError;
 use crate::sys::charset::Charset;
-use crate::sys::intl::{msg, tr};
+use crate::sys::intl::{msg, msg_gnulib, tr};
 
 /// `Try 'ls --help' for more information.` with its newline.
 pub fn try_help(program: &[u8]) -> Vec<u8> {
@@ -39,7 +39,7 @@ pub fn block_size(err: &BlockSizeError, arg: &[u8]) -> Vec<u8> {
     } else {
         "%s%s argument '%s' too large"
     };
-    msg(key, &[b"--", b"block-size", arg])
+    msg_gnulib(key, &[b"--", b"block-size", arg])
 }
 
 /// The bad `--time-style`/`TIME_STYLE` message for `arg`, as GNU ls
@@ -61,7 +61,7 @@ pub fn time_style(err: &TimeStyleError, arg: &[u8], charset: Charset) -> Vec<u8>
     } else {
         "invalid argument %s for %s"
     };
-    let mut m = msg(
+    let mut m = msg_gnulib(
         key,
         &[
             &quote_locale(style, charset),

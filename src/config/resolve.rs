@@ -15,9 +15,9 @@ use super::{Config, LongOptions};
 use super::{ProbeConcurrency, MAX_PROBE_THREADS};
 use crate::cli::{self, args};
 use crate::format::color::ColorTable;
+use crate::format::hyperlink::LinkStyle;
 use crate::format::size::{BlockSizeError, SizeFormat};
 use crate::format::time::{parse_time_style, TimeStyle};
-use crate::format::hyperlink::LinkStyle;
 use crate::gnu::{Behaviour, Gnu};
 use crate::options::QuotingStyle;
 use crate::options::{Dereference, Format, IndicatorStyle, SortKey};
@@ -53,7 +53,7 @@ pub struct Streams<'a> {
 impl Streams<'_> {
     /// `ls: MESSAGE\n`, the message possibly spanning several lines.
     fn warn(&mut self, message: &[u8]) {
-        let mut line = cli::program_name().to_vec();
+        let mut line = cli::error_name().to_vec();
         line.extend_from_slice(b": ");
         line.extend_from_slice(message);
         line.push(b'\n');
@@ -446,13 +446,12 @@ fn color_table(env: &Environment, io: &mut Streams) -> Option<ColorTable> {
     let ls_colors = env.get("LS_COLORS");
     let colorterm = env.get("COLORTERM");
     let term = env.get("TERM");
-    let (table, warnings) =
-        ColorTable::from_env_with(
-            ls_colors.as_deref(),
-            colorterm.as_deref(),
-            term.as_deref(),
-            env.gnu.has(Behaviour::ColorSuffixCaseSensitiveWhenDistinct),
-        );
+    let (table, warnings) = ColorTable::from_env_with(
+        ls_colors.as_deref(),
+        colorterm.as_deref(),
+        term.as_deref(),
+        env.gnu.has(Behaviour::ColorSuffixCaseSensitiveWhenDistinct),
+    );
     for w in warnings {
         io.warn(&w.message(env.locale.charset));
     }

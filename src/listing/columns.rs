@@ -107,7 +107,12 @@ pub fn vertical(
             if i >= cells.len() {
                 break;
             }
-            indent(out, pos.wrapping_add(cell.width), pos.wrapping_add(widths[col]), tabsize);
+            indent(
+                out,
+                pos.wrapping_add(cell.width),
+                pos.wrapping_add(widths[col]),
+                tabsize,
+            );
             pos = pos.wrapping_add(widths[col]);
             col += 1;
         }
@@ -133,7 +138,12 @@ pub fn horizontal(out: &mut impl Sink, cells: &[Cell], line_width: usize, tabsiz
             } else {
                 let prev = &cells[i - 1];
                 let w = widths[(i - 1) % cols];
-                indent(out, pos.wrapping_add(prev.width), pos.wrapping_add(w), tabsize);
+                indent(
+                    out,
+                    pos.wrapping_add(prev.width),
+                    pos.wrapping_add(w),
+                    tabsize,
+                );
                 pos = pos.wrapping_add(w);
             }
         }

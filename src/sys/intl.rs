@@ -20,6 +20,50 @@ extern "C" {
 pub const DOMAIN: &CStr = c"coreutils";
 /// The domain of getopt's messages.
 pub const LIBC_DOMAIN: &CStr = c"libc";
+/// The domain of gnulib's own strings (argmatch, xstrtol, quotearg,
+/// close-stdout, xalloc) from GNU ls 9.7 on; before, they were looked up
+/// in `coreutils`.
+pub const GNULIB_DOMAIN: &CStr = c"gnulib";
+
+/// Whether gnulib's strings come from [`GNULIB_DOMAIN`]: set once at
+/// start-up, before any lookup, like the C library's own domain state.
+static GNULIB: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Looks gnulib's strings up in their own domain, bound beside
+/// `coreutils` (the emulated release is 9.7 or later).
+pub fn use_gnulib_domain() {
+    GNULIB.store(true, std::sync::atomic::Ordering::Relaxed);
+    // SAFETY: a plain C call with static NUL-terminated strings, made once
+    // at start-up before any other thread exists.
+    unsafe {
+        bindtextdomain(GNULIB_DOMAIN.as_ptr(), c"/usr/share/locale".as_ptr());
+    }
+}
+
+fn gnulib_domain() -> &'static CStr {
+    if GNULIB.load(std::sync::atomic::Ordering::Relaxed) {
+        GNULIB_DOMAIN
+    } else {
+        DOMAIN
+    }
+}
+
+/// The translation of one of gnulib's strings (`write error`, argmatch's
+/// and xstrtol's messages), in the domain the emulated release uses.
+pub fn tr_gnulib(msgid: &str) -> Vec<u8> {
+    translate(gnulib_domain(), msgid, libc::LC_MESSAGES)
+}
+
+/// `tr_gnulib(key)` filled in.
+pub fn msg_gnulib(key: &str, args: &[&[u8]]) -> Vec<u8> {
+    fill(&tr_gnulib(key), args)
+}
+
+/// The translation of one of gnulib's strings, or `None` when there is
+/// none (quotearg tells its fallback quotes apart so).
+pub fn tr_opt_gnulib(msgid: &str) -> Option<Vec<u8>> {
+    lookup(gnulib_domain(), msgid, libc::LC_MESSAGES)
+}
 
 /// Binds the `coreutils` domain to the system's catalogs and makes it the
 /// default, as GNU ls does at start-up (after `setlocale`).
@@ -58,15 +102,15 @@ pub fn tr_time(msgid: &str) -> Vec<u8> {
     translate(DOMAIN, msgid, libc::LC_TIME)
 }
 
-/// The translation of `msgid` in the `coreutils` domain (LC_MESSAGES),
-/// without allocating in Rust (for the out-of-memory message): the text
+/// The translation of gnulib's `msgid` (LC_MESSAGES), without allocating
+/// in Rust (for the out-of-memory message, xalloc's): the text
 /// the C library keeps, or `msgid` itself.
 pub fn tr_static(msgid: &'static CStr) -> &'static CStr {
     // SAFETY: both strings are NUL-terminated; gettext returns either the
     // key (static here) or a string in a catalog the C library keeps mapped
     // for the life of the process.
     unsafe {
-        let p = dcgettext(DOMAIN.as_ptr(), msgid.as_ptr(), libc::LC_MESSAGES);
+        let p = dcgettext(gnulib_domain().as_ptr(), msgid.as_ptr(), libc::LC_MESSAGES);
         if p.is_null() {
             msgid
         } else {
@@ -90,12 +134,6 @@ fn lookup(domain: &CStr, msgid: &str, category: libc::c_int) -> Option<Vec<u8>> 
         return None;
     }
     Some(copy_out(p))
-}
-
-/// The translation of `msgid` in the `coreutils` domain, or `None` when
-/// there is none (gnulib's quotearg tells its fallback quotes apart so).
-pub fn tr_opt(msgid: &str) -> Option<Vec<u8>> {
-    lookup(DOMAIN, msgid, libc::LC_MESSAGES)
 }
 
 /// `tr(key)` with its `%s`/`%c` (or `%N$s`) placeholders filled in.

@@ -10,10 +10,10 @@ use super::probe::{probe_xattrs, Problems};
 use super::Walker;
 use crate::entry::{Entry, LinkTarget};
 use crate::options::Dereference;
-use rustix::io::Errno;
 use crate::sys::stat::{read_link, stat_at, Base, Need, StatFlags};
 use crate::sys::xattr::Target;
 use crate::sys::FileType;
+use rustix::io::Errno;
 
 impl Walker<'_> {
     /// Stats one operand, following symlinks as `-H`/`-L`/the default rule

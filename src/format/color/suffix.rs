@@ -37,12 +37,15 @@ impl Suffixes {
     pub fn new(defs: Vec<(Vec<u8>, Vec<u8>)>, case_pairs: bool) -> Suffixes {
         let mut patterns: Vec<Pattern> = Vec::new();
         let mut any: Option<Pattern> = None;
-        let all = defs.into_iter().enumerate().map(|(order, (suffix, seq))| Pattern {
-            order,
-            lower: suffix.to_ascii_lowercase(),
-            seq,
-            exact: case_pairs.then_some(suffix),
-        });
+        let all = defs
+            .into_iter()
+            .enumerate()
+            .map(|(order, (suffix, seq))| Pattern {
+                order,
+                lower: suffix.to_ascii_lowercase(),
+                seq,
+                exact: case_pairs.then_some(suffix),
+            });
         for p in all {
             if p.lower.is_empty() {
                 any = Some(p);

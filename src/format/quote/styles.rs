@@ -61,18 +61,32 @@ fn catalog_quotes() -> (Option<&'static [u8]>, Option<&'static [u8]>) {
     static QUOTES: std::sync::OnceLock<Pair> = std::sync::OnceLock::new();
     *QUOTES.get_or_init(|| {
         let leak = |v: Vec<u8>| -> &'static [u8] { Box::leak(v.into_boxed_slice()) };
-        (intl::tr_opt("`").map(leak), intl::tr_opt("'").map(leak))
+        (
+            intl::tr_opt_gnulib("`").map(leak),
+            intl::tr_opt_gnulib("'").map(leak),
+        )
     })
 }
 
-/// gnulib's quotes when the catalog has none: ‘’ in UTF-8, GB18030's own
-/// curved quotes there, else `"` (clocale) or `'` (locale).
+/// Whether gnulib's fallback quotes have a GB18030 case (until 9.10):
+/// set once at start-up for the release emulated.
+static GB18030_QUOTES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Drops the GB18030 case of the fallback quotes, as 9.10's gnulib did.
+pub fn without_gb18030_quotes() {
+    GB18030_QUOTES.store(false, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// gnulib's quotes when the catalog has none: ‘’ in UTF-8, in GB18030 its
+/// curved quotes (the opening one spelled `"\xa1\ae"` in gnulib's source,
+/// so the bytes A1 07 65) until 9.10, else `"` (clocale) or `'` (locale).
 fn fallback_quote(open: bool, charset: Charset, clocale: bool) -> &'static [u8] {
+    let gb18030 = GB18030_QUOTES.load(std::sync::atomic::Ordering::Relaxed);
     match (charset, open) {
         (Charset::Utf8, true) => "\u{2018}".as_bytes(),
         (Charset::Utf8, false) => "\u{2019}".as_bytes(),
-        (Charset::Multibyte { gb18030: true }, true) => b"\xa1\xae",
-        (Charset::Multibyte { gb18030: true }, false) => b"\xa1\xaf",
+        (Charset::Multibyte { gb18030: true }, true) if gb18030 => b"\xa1\x07e",
+        (Charset::Multibyte { gb18030: true }, false) if gb18030 => b"\xa1\xaf",
         _ if clocale => b"\"",
         _ => b"'",
     }
