@@ -9,10 +9,12 @@
 use std::io::{self, Write};
 
 use crate::sys::signals;
-use crate::sys::stdout::RawStdout;
+use crate::sys::stdout::{PendingBuffer, RawStdout};
 
 pub struct Output {
-    buf: Vec<u8>,
+    /// Reachable by `sys::alloc`, which writes it out before `memory
+    /// exhausted` as GNU's error() flushes stdout.
+    buf: PendingBuffer,
     /// With colours on: whether a colour was produced (shared with the
     /// painter), and whether the signal handlers were set up for it.
     color: Option<ColorState>,
@@ -83,7 +85,7 @@ impl Default for Output {
 impl Output {
     pub fn new() -> Output {
         Output {
-            buf: Vec::with_capacity(CAPACITY),
+            buf: PendingBuffer::with_capacity(CAPACITY),
             color: None,
             written: 0,
             line_buffered: crate::sys::term::stdout_is_tty(),

@@ -173,12 +173,14 @@ pub const PARALLEL_BLOCK: usize = 2048;
 /// when its lines are `independent` (no state carried from one to the
 /// next), there are enough of them, and there is a second CPU.
 /// `STATLS_THREADS=N` asks for it on one CPU too (so that tests cover it
-/// anywhere).
+/// anywhere), `STATLS_THREADS=1` says no.
 pub fn long_format_on_two_threads(config: &Config, lines: usize, independent: bool) -> bool {
-    lines >= PARALLEL_LINES_MIN
-        && independent
-        && threads_allowed()
-        && (crate::sys::limits::cpus() > 1 || matches!(config.probes, ProbeConcurrency::Forced(_)))
+    let asked = match config.probes {
+        ProbeConcurrency::Sequential => false,
+        ProbeConcurrency::Forced(_) => true,
+        ProbeConcurrency::Auto => crate::sys::limits::cpus() > 1,
+    };
+    lines >= PARALLEL_LINES_MIN && independent && threads_allowed() && asked
 }
 
 /// Names from which keying and sorting two halves on two threads saves

@@ -8,7 +8,8 @@
 //!   entry even while the cached attributes are valid;
 //! - `default` is GNU ls's behaviour, byte for byte;
 //! - no mode changes the statx mask; the option wins over the variable; an
-//!   invalid mode is GNU argmatch's diagnostic and a usage error (status 2).
+//!   invalid mode is GNU stat's diagnostic for it, byte for byte, with
+//!   status 1 (as GNU ls's own invalid arguments, `--sort=foo`).
 //!
 //! Checked with strace (the flags) and on bench/latfs, a FUSE passthrough
 //! that counts the requests the kernel sends. Both are skipped with a
@@ -26,10 +27,10 @@ use util::{gnu, ours, run, skipped, TempDir};
 const MODES: [&str; 3] = ["default", "always", "never"];
 
 #[test]
-fn an_invalid_mode_lists_the_valid_ones_and_is_a_usage_error() {
+fn an_invalid_mode_lists_the_valid_ones_and_exits_1() {
     let t = TempDir::new("cached-bad");
     let r = run(&ours(), t.path(), &["--cached=sometimes"], &[]);
-    assert_eq!(r.status, Some(2));
+    assert_eq!(r.status, Some(1));
     assert!(r.stdout.is_empty());
     assert_eq!(
         String::from_utf8_lossy(&r.stderr),
@@ -37,6 +38,31 @@ fn an_invalid_mode_lists_the_valid_ones_and_is_a_usage_error() {
          Valid arguments are:\n  - 'default'\n  - 'never'\n  - 'always'\n\
          Try 'ls --help' for more information.\n"
     );
+}
+
+#[test]
+fn an_invalid_mode_is_reported_as_gnu_stat_reports_it() {
+    let t = TempDir::new("cached-stat");
+    let stat = Path::new("/usr/bin/stat");
+    let is_gnu_91 = Command::new(stat)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"stat (GNU coreutils) 9.1"));
+    if !is_gnu_91 || gnu().is_none() {
+        skipped("GNU stat and ls 9.1 are needed to compare --cached diagnostics");
+        return;
+    }
+    // GNU ls's own invalid argument: the same form, and status 1.
+    let sort = run(&gnu().unwrap(), t.path(), &["--sort=foo"], &[]);
+    assert_eq!(sort.status, Some(1));
+    for locale in ["C", "fr_FR.UTF-8"] {
+        for arg in ["--cached=sometimes", "--cached=", "--cache=x"] {
+            // `stat` run as `ls` names itself `ls`.
+            let theirs = run(stat, t.path(), &[arg], &[("LC_ALL", locale)]);
+            let r = run(&ours(), t.path(), &[arg], &[("LC_ALL", locale)]);
+            util::assert_same(&format!("LC_ALL={locale} ls {arg}"), &theirs, &r);
+        }
+    }
 }
 
 #[test]

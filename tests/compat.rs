@@ -2,8 +2,9 @@
 //! cases-edges.txt: details that hold in every locale, cases-locales.txt)
 //! and our own (tests/cases/locale-*.txt) run
 //! through the shared runner: every case must be identical to GNU ls 9.1 in
-//! stdout, stderr and exit status, in pipe and tty mode. Skipped, with a
-//! SKIPPED line on stderr that the test harness does not capture, when the corpus, root or GNU ls 9.1 is not available. Cases run as
+//! stdout, stderr and exit status, in pipe and tty mode, the first time.
+//! Skipped, with a SKIPPED line on stderr that the test harness does not
+//! capture, when the corpus, root or GNU ls 9.1 is not available. Cases run as
 //! another user (`AS=nobody`) are left out, with a note, when that user
 //! cannot execute the binary under test (a checkout in a private directory).
 
@@ -91,7 +92,10 @@ fn run_corpus(corpus: &std::path::Path, locales: &[&str]) {
     let (ok, text) = lsdiff(&runner, &cases);
     let last = text.lines().last().unwrap_or("").to_string();
     eprintln!("{}: {last}", corpus.display());
-    if ok || only_tty_cases_that_pass_again(&runner, &text) {
+    // No second chance: the runner reads a pty up to a marker written
+    // after the child exits, so a TTY case loses nothing, and a difference
+    // seen once is a failure.
+    if ok {
         return;
     }
     panic!("differential corpus {} failed:\n{text}", corpus.display());
@@ -111,40 +115,6 @@ fn lsdiff(runner: &std::path::Path, cases: &CaseFile) -> (bool, String) {
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
-}
-
-/// Whether every case that failed in `report` is a `TTY` case that comes
-/// out identical when run again (up to three times). The runner copies a
-/// pty's output until the pty reports the child gone, and now and then
-/// the kernel reports that before the last lines written were handed over:
-/// seen cutting GNU's output as often as ours, on a loaded machine in about
-/// one `TTY` case in thirty. A real difference is the same every run.
-fn only_tty_cases_that_pass_again(runner: &std::path::Path, report: &str) -> bool {
-    let failed: Vec<&str> = report
-        .lines()
-        .filter(|l| l.starts_with("FAIL L"))
-        .filter_map(|l| l.split_once("]: ").map(|(_, case)| case))
-        .collect();
-    if failed.is_empty()
-        || !failed
-            .iter()
-            .all(|c| c.split_whitespace().any(|w| w.starts_with("TTY")))
-    {
-        return false;
-    }
-    failed.iter().all(|case| {
-        let again = CaseFile::new(&format!("{case}\n"));
-        let passed = (0..3).any(|_| lsdiff(runner, &again).0);
-        eprintln!(
-            "note: {case}: failed once, {} when run again",
-            if passed {
-                "identical"
-            } else {
-                "still different"
-            }
-        );
-        passed
-    })
 }
 
 /// The first of `locales` that `locale -a` does not list.

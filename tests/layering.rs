@@ -67,8 +67,13 @@ fn options_is_a_leaf() {
 }
 
 #[test]
-fn cli_depends_on_neither_config_nor_the_listing() {
-    assert_no_import("cli", &["config", "walk", "plan", "listing"]);
+fn cli_depends_on_neither_config_nor_the_stages_after_it() {
+    assert_no_import(
+        "cli",
+        &[
+            "config", "plan", "walk", "parallel", "sort", "listing", "output", "entry",
+        ],
+    );
 }
 
 #[test]
@@ -83,8 +88,21 @@ fn value_formatters_read_neither_the_configuration_nor_entries() {
 fn config_does_not_depend_on_later_stages() {
     assert_no_import(
         "config",
-        &["plan", "walk", "entry", "sort", "output", "listing"],
+        &[
+            "plan", "walk", "parallel", "entry", "sort", "output", "listing",
+        ],
     );
+}
+
+#[test]
+fn sys_uses_no_other_module() {
+    for (file, path) in crate_paths("sys") {
+        assert!(
+            path == "sys" || path.starts_with("sys::"),
+            "{} uses crate::{path}: sys is the bottom layer",
+            file.display()
+        );
+    }
 }
 
 #[test]
@@ -107,7 +125,7 @@ fn the_environment_is_read_in_config_alone() {
         if m.path.first().is_some_and(|p| p == "config") {
             continue;
         }
-        for read in ["env::var", "env::vars"] {
+        for read in ["env::var", "env::vars", "getenv", "environ"] {
             assert!(
                 !m.code.contains(read),
                 "{} reads the environment ({read}): config reads it once and passes values",

@@ -7,7 +7,8 @@
 //!   limit alone: a parent may leave hundreds open), so trees of any depth
 //!   and breadth list completely with 4 free descriptors (GNU's: 1), and
 //!   `-l` still finds user names under `ulimit -n 4`;
-//! - memory: out of memory is `ls: memory exhausted`, status 2; we list a
+//! - memory: out of memory is `ls: memory exhausted`, status 2, after what
+//!   stdout held is written (GNU flushes it first); we list a
 //!   tree within GNU's smallest address space plus our larger binary's
 //!   allowance, and read-ahead threads never need more than one thread;
 //! - time: a directory read ahead is listed no later than 200 ms after it
@@ -190,10 +191,12 @@ fn a_tree_lists_within_an_address_space_near_gnus_and_threads_need_no_more() {
     }
 }
 
-#[test]
-fn out_of_memory_is_memory_exhausted_and_status_2() {
-    // Enough to start, not to hold 20 000 entries for `-l`.
+/// `a` (a file) and `d` (20 000 files); and the address space in which
+/// `ls -d d` just starts, plus 1 MiB: enough to start, not to hold the
+/// entries of `d` for `-l`.
+fn too_large_to_list() -> (TempDir, String) {
     let t = TempDir::new("limits-oom");
+    t.file("a", 0, 1_600_000_000);
     let d = t.path().join("d");
     std::fs::create_dir(&d).unwrap();
     for i in 0..20_000 {
@@ -203,7 +206,12 @@ fn out_of_memory_is_memory_exhausted_and_status_2() {
         Some(g) => smallest_address_space(&g, t.path(), "-d d", ""),
         None => smallest_address_space(&ours(), t.path(), "-d d", "1"),
     };
-    let setup = format!("ulimit -v {}", start + 1024);
+    (t, format!("ulimit -v {}", start + 1024))
+}
+
+#[test]
+fn out_of_memory_is_memory_exhausted_and_status_2() {
+    let (t, setup) = too_large_to_list();
     for threads in THREADS {
         let mine = limited(&ours(), t.path(), &setup, "-l d", threads);
         let what = format!("{setup}; STATLS_THREADS={threads} ls -l d");
@@ -215,6 +223,29 @@ fn out_of_memory_is_memory_exhausted_and_status_2() {
         assert_eq!(mine.status, Some(2), "{what}");
         if let Some(g) = gnu() {
             util::assert_same(&what, &limited(&g, t.path(), &setup, "-l d", ""), &mine);
+        }
+    }
+}
+
+#[test]
+fn out_of_memory_first_writes_what_stdout_holds() {
+    // GNU's error() flushes stdout before the message: the line of `a`
+    // and the heading of `d`, still buffered (stdout is a pipe), come out
+    // first, on the one descriptor both streams share here.
+    let (t, limit) = too_large_to_list();
+    let setup = format!("{limit}; exec 2>&1");
+    for threads in THREADS {
+        let mine = limited(&ours(), t.path(), &setup, "-log a d", threads);
+        let what = format!("{limit}; STATLS_THREADS={threads} ls -log a d 2>&1");
+        let text = String::from_utf8_lossy(&mine.stdout);
+        assert!(text.starts_with("-rw-r--r-- 1 "), "{what}: {text}");
+        assert!(
+            text.ends_with(" 2020 a\n\nd:\nls: memory exhausted\n"),
+            "{what}: {text}"
+        );
+        assert_eq!(mine.status, Some(2), "{what}");
+        if let Some(g) = gnu() {
+            util::assert_same(&what, &limited(&g, t.path(), &setup, "-log a d", ""), &mine);
         }
     }
 }

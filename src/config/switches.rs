@@ -136,28 +136,17 @@ fn fatal(message: Vec<u8>, status: i32, try_help: bool) -> Stop {
 }
 
 /// Matches an enumerated argument, or the "invalid argument" stop (exit 1,
-/// as GNU ls's argmatch options).
+/// as GNU's argmatch options).
 fn word<T: Copy + PartialEq>(
     v: &[u8],
     option: &str,
     table: &[(&str, T)],
     charset: Charset,
 ) -> Result<T, Stop> {
-    word_or_exit(v, option, table, charset, 1)
-}
-
-/// [`word`] with the exit status of the "invalid argument" stop.
-fn word_or_exit<T: Copy + PartialEq>(
-    v: &[u8],
-    option: &str,
-    table: &[(&str, T)],
-    charset: Charset,
-    status: i32,
-) -> Result<T, Stop> {
     args::argmatch(v, table).map_err(|e| {
         fatal(
             args::argmatch_message(e, v, option, table, charset),
-            status,
+            1,
             true,
         )
     })
@@ -280,17 +269,8 @@ impl Switches {
             OptId::Context => self.context = true,
             OptId::Author => self.author = true,
             OptId::Json => self.json = true,
-            // Not GNU ls's option, so not GNU ls's argmatch status (1): a
-            // bad mode is a usage error, like a bad `--width`.
-            OptId::Cached => {
-                self.cached = Some(word_or_exit(
-                    arg,
-                    "--cached",
-                    args::CACHED_ARGS,
-                    charset,
-                    2,
-                )?)
-            }
+            // GNU stat's option, with its argmatch diagnostic and status.
+            OptId::Cached => self.cached = Some(word(arg, "--cached", args::CACHED_ARGS, charset)?),
             OptId::Help => return Err(Stop::Help),
             OptId::Version => return Err(Stop::Version),
         }

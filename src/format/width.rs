@@ -1,16 +1,11 @@
-//! Display width of text that is not a file name (user names, sizes, times).
+//! Display width of text that is not a file name (owner and group names,
+//! security contexts), as GNU's `mbswidth(s, 0)` counts it in LC_CTYPE's
+//! character set: the C library's `wcwidth` (not Unicode's tables, which
+//! differ from glibc's for a few hundred characters); in a single-byte
+//! locale a byte per column unless it is a control character.
 #![forbid(unsafe_code)]
 
-use unicode_width::UnicodeWidthStr;
-
-/// Columns taken by `text`: its Unicode width when it is valid UTF-8,
-/// otherwise its byte count.
+/// Columns taken by `text`.
 pub fn text_width(text: &[u8]) -> usize {
-    if text.is_ascii() {
-        return text.len();
-    }
-    match std::str::from_utf8(text) {
-        Ok(s) => s.width(),
-        Err(_) => text.len(),
-    }
+    crate::sys::mbwidth::text_columns(text)
 }

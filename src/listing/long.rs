@@ -48,6 +48,7 @@ struct IdText {
 }
 
 impl IdText {
+    /// Columns as GNU's mbswidth counts them, in LC_CTYPE's charset.
     fn width(&self) -> usize {
         if self.is_name {
             crate::format::width::text_width(&self.text)
@@ -405,8 +406,7 @@ struct Layout {
 fn write_id(buf: &mut Vec<u8>, id: &IdText, width: usize) {
     if id.is_name {
         buf.extend_from_slice(&id.text);
-        let w = crate::format::width::text_width(&id.text);
-        buf.resize(buf.len() + width.saturating_sub(w), b' ');
+        buf.resize(buf.len() + width.saturating_sub(id.width()), b' ');
     } else {
         pad_left(buf, &id.text, width);
     }
@@ -448,7 +448,9 @@ impl Widths {
             w.owner = w.owner.max(r.owner.width());
             w.group = w.group.max(r.group.width());
             w.author = w.author.max(r.author.width());
-            w.context = w.context.max(r.context.width());
+            // GNU sizes the context column by bytes (strlen), and pads
+            // each context by its columns, as a name.
+            w.context = w.context.max(r.context.text.len());
             match r.device {
                 None => w.size = w.size.max(number_columns(&r.size)),
                 Some((major, minor)) => {

@@ -219,10 +219,12 @@ impl<'a> Printer<'a> {
                 .max()
                 .unwrap_or(0)
         };
+        // The context column is as wide as the longest context in bytes
+        // (GNU's strlen), and printed right-aligned by bytes (`%*s`).
         let context = if config.context && !commas {
             entries
                 .iter()
-                .map(|e| crate::format::width::text_width(context_text(e)))
+                .map(|e| context_text(e).len())
                 .max()
                 .unwrap_or(0)
         } else {
@@ -251,11 +253,7 @@ impl<'a> Printer<'a> {
             cell.bytes.push(b' ');
         }
         if config.context {
-            let c = context_text(e);
-            cell.bytes.extend_from_slice(c);
-            let w = crate::format::width::text_width(c);
-            cell.bytes
-                .resize(cell.bytes.len() + p.context.saturating_sub(w), b' ');
+            pad_left(&mut cell.bytes, context_text(e), p.context);
             cell.bytes.push(b' ');
         }
         // The layout uses the column widths, not what was printed (they

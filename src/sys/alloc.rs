@@ -1,13 +1,14 @@
-//! Running out of memory as GNU ls does: `ls: memory exhausted` (in the
-//! locale's language) on stderr and exit status 2, where Rust's default
-//! would print `memory allocation of N bytes failed` and abort (status 134,
-//! a core dump). Every allocation goes through [`ExitOnExhaustion`], which
+//! Running out of memory as GNU ls does: what stdout holds is written, then
+//! `ls: memory exhausted` (in the locale's language) on stderr and exit
+//! status 2, where Rust's default would print `memory allocation of N bytes
+//! failed` and abort (status 134, a core dump). Every allocation goes through [`ExitOnExhaustion`], which
 //! hands it to the C library's allocator and dies that way if it fails.
 //!
 //! Nothing on that path allocates: the message comes from gettext (which
 //! falls back to the key when it cannot load a catalog) and goes out with
 //! write(2); the program name is the C library's `program_invocation_name`
-//! (`argv[0]`, what GNU's error() prints). Of several threads failing at
+//! (`argv[0]`, what GNU's error() prints; error() flushes stdout first,
+//! and `sys::stdout` writes our buffer so). Of several threads failing at
 //! once, one reports and exits; the others wait for it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -52,8 +53,8 @@ extern "C" {
     static program_invocation_name: *const c_char;
 }
 
-/// Writes `PROGRAM: memory exhausted` to stderr and exits with status 2,
-/// allocating nothing.
+/// Writes what stdout holds, then `PROGRAM: memory exhausted` to stderr,
+/// and exits with status 2, allocating nothing.
 fn exhausted() -> ! {
     static REPORTING: AtomicBool = AtomicBool::new(false);
     if REPORTING.swap(true, Ordering::SeqCst) {
@@ -63,6 +64,7 @@ fn exhausted() -> ! {
             unsafe { libc::pause() };
         }
     }
+    super::stdout::write_pending();
     // SAFETY: the C library sets program_invocation_name to a
     // NUL-terminated string (argv[0]) before main and never frees it.
     let name = unsafe { program_invocation_name };
