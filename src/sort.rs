@@ -27,7 +27,8 @@ mod version;
 
 use names::{Collation, NameSort};
 
-pub use version::filevercmp;
+use crate::gnu::Behaviour;
+use version::VersionRules;
 
 /// Keys for one entry, computed once.
 struct Keys {
@@ -119,6 +120,13 @@ pub fn sorted_order(
         .collect();
     let sort = config.sort;
     let reverse = config.reverse;
+    let version = if !config.gnu.has(Behaviour::VersionSortRewrite) {
+        VersionRules::Legacy
+    } else if config.gnu.has(Behaviour::VersionSortDigitsBeforeLetters) {
+        VersionRules::Current
+    } else {
+        VersionRules::WholeNameSuffix
+    };
     // Entries are large: sort their indices (the caller moves each entry
     // once, or prints them in this order).
     let mut order: Vec<usize> = (0..entries.len()).collect();
@@ -134,7 +142,7 @@ pub fn sorted_order(
         if group != Ordering::Equal {
             return group;
         }
-        let ord = compare(sort, collate_bytes, a, b);
+        let ord = compare(sort, collate_bytes, version, a, b);
         if reverse {
             ord.reverse()
         } else {
@@ -188,7 +196,13 @@ fn apply_permutation<T>(items: &mut [T], mut order: Vec<usize>, touch: impl Fn(&
     }
 }
 
-fn compare(sort: SortKey, collate_bytes: bool, a: (&Keys, &Entry), b: (&Keys, &Entry)) -> Ordering {
+fn compare(
+    sort: SortKey,
+    collate_bytes: bool,
+    version: VersionRules,
+    a: (&Keys, &Entry),
+    b: (&Keys, &Entry),
+) -> Ordering {
     // Names compare like strcoll, as GNU's do: cheaper than transforming
     // every name, since most comparisons end at the first characters.
     let by_name = || {
@@ -213,10 +227,14 @@ fn compare(sort: SortKey, collate_bytes: bool, a: (&Keys, &Entry), b: (&Keys, &E
             };
             x.cmp(y).then_with(whole).then_with(by_name)
         }
-        (Primary::Width(x), Primary::Width(y)) => x.cmp(y).then_with(by_name),
+        // GNU compares widths as the int difference of two size_t: a name
+        // 9.7 cannot measure (width SIZE_MAX) comes out as -1, first.
+        (Primary::Width(x), Primary::Width(y)) => {
+            (x.wrapping_sub(*y) as i32).cmp(&0).then_with(by_name)
+        }
         _ if sort == SortKey::Version => {
             let (x, y) = (a.1.name_bytes(), b.1.name_bytes());
-            filevercmp(x, y).then_with(|| x.cmp(y))
+            version::filevercmp_by(x, y, version).then_with(|| x.cmp(y))
         }
         _ => by_name(),
     }
