@@ -149,7 +149,7 @@ relink() {
 # prepare DEST — builds DEST (unless complete) and prints DEST/ls.  The
 # marker DEST/complete is written last: a build cut short is redone.
 prepare() {
-  local dest=$1 suite ls libc first
+  local dest=$1 suite ls libc first own_libc
   suite=$(suite_of "$VERSION")
   if [ -f "$dest/complete" ]; then echo "$dest/ls"; return; fi
   need_tool flock util-linux
@@ -167,7 +167,8 @@ prepare() {
   else
     need_tool apt-get
     need_tool dpkg-deb
-    need_tool patchelf "apt-get install patchelf"
+    case $HOST_LIBC in *" $VERSION "*) own_libc=0 ;; *) own_libc=1 ;; esac
+    [ "$own_libc" = 0 ] || need_tool patchelf "apt-get install patchelf"
     [ -r "$KEYRING" ] || die 4 "$KEYRING is missing (apt-get install debian-archive-keyring)"
     [ "$(uname -m)" = x86_64 ] || die 1 "only x86_64 is supported"
     fetch "$suite" "$dest"
@@ -175,7 +176,7 @@ prepare() {
     ls=$(unpack "$dest")
     printf '%s\n' "$dest"/debs/*.deb | sed 's|.*/||' >"$dest/packages"
     rm -rf -- "$dest/debs"
-    case $HOST_LIBC in *" $VERSION "*) ;; *) libc=$(libc_of "$dest/root") ;; esac
+    if [ "$own_libc" = 1 ]; then libc=$(libc_of "$dest/root"); fi
   fi
   relink "$ls" "$dest/ls" "$libc"
   echo "$libc" >"$dest/libc"
