@@ -2,7 +2,8 @@
 //! GNU ls V in stdout, stderr and exit status. The references are Debian's
 //! own builds of 8.32 (bullseye), 9.7 (trixie) and 9.10 (sid), fetched once
 //! by tests/support/gnu-refs.sh into target/gnu-refs/V with the C library
-//! each was built against, and 9.1 is the host's /bin/ls; statls runs on the
+//! each was built against (8.32 runs on the host's: bullseye's is older than
+//! the one statls needs), and 9.1 is the host's /bin/ls; statls runs on the
 //! reference's C library (a patchelf'd copy), so only coreutils' behaviour
 //! can differ. Every version runs the shared corpora (../shared/compat), our
 //! locale corpora (tests/cases/locale-*.txt) and random command lines
@@ -224,7 +225,7 @@ impl Bench {
             return None;
         }
         let dest = gnu_refs_dir().join(version);
-        let reference = gnu_refs(version, &[version, path_str(&dest)])?;
+        let reference = gnu_refs(&[version, path_str(&dest)])?;
         let dir = dest.join("under-test");
         std::fs::create_dir_all(&dir).expect("create target/gnu-refs/V/under-test");
         let statls = dir.join("statls");
@@ -236,7 +237,7 @@ impl Bench {
             path_str(&ours),
             path_str(&statls),
         ];
-        gnu_refs(version, &patch)?;
+        gnu_refs(&patch)?;
         let wrapper = dir.join("ls");
         write_wrapper(&wrapper, version, &statls);
         let nobody_can_run = [&reference, &wrapper].iter().all(|p| runs_as_nobody(p));
@@ -348,7 +349,7 @@ fn gnu_refs_dir() -> PathBuf {
 /// Runs tests/support/gnu-refs.sh with `args`: the path it printed, or
 /// None after a SKIPPED line when the archive cannot be reached or a tool
 /// is missing (its exit statuses 3 and 4). Any other failure fails.
-fn gnu_refs(version: &str, args: &[&str]) -> Option<PathBuf> {
+fn gnu_refs(args: &[&str]) -> Option<PathBuf> {
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/support/gnu-refs.sh");
     let out = Command::new("bash")
         .arg(script)
@@ -366,7 +367,7 @@ fn gnu_refs(version: &str, args: &[&str]) -> Option<PathBuf> {
                 .last()
                 .unwrap_or("")
                 .trim_start_matches("gnu-refs: ");
-            util::skipped(&format!("{why}: GNU ls {version} was NOT compared"));
+            util::skipped(&format!("{why}: statls was NOT compared with it"));
             None
         }
         _ => panic!(
@@ -378,15 +379,18 @@ fn gnu_refs(version: &str, args: &[&str]) -> Option<PathBuf> {
 }
 
 /// A script that runs `statls` as `ls` with STATLS_GNU_VERSION=`version`
-/// (lsdiff.sh clears the environment: absolute paths only).
+/// (lsdiff.sh clears the environment: absolute paths only). Written aside
+/// and renamed: another test run may be executing the one in place.
 fn write_wrapper(path: &Path, version: &str, statls: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let script = format!(
         "#!/bin/bash\nexport STATLS_GNU_VERSION={version}\nexec -a ls '{}' \"$@\"\n",
         statls.display()
     );
-    std::fs::write(path, script).expect("write the wrapper");
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let aside = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&aside, script).expect("write the wrapper");
+    std::fs::set_permissions(&aside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::rename(&aside, path).expect("put the wrapper in place");
 }
 
 /// Whether user nobody can run `program` (its directories, loader and
