@@ -13,7 +13,8 @@
 # references come from tests/support/gnu-refs.sh (cached in target/gnu-refs);
 # lsdiff's reports, with every differing case, are kept in
 # target/gnu-refs/report/V-{a,b}.txt.  Needs root (the fixture) and a
-# release build.
+# release build.  The defaults take about 8 minutes on two busy cores
+# (COUNT=100 for a quick look).
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/../.."
