@@ -39,7 +39,7 @@ _statls_ls()
             return
             ;;
         --sort)
-            COMPREPLY=($(compgen -W 'none time size extension version width' -- "$cur"))
+            COMPREPLY=($(compgen -W 'none size time version extension name width' -- "$cur"))
             return
             ;;
         --tabsize|-T)
@@ -47,7 +47,7 @@ _statls_ls()
             return
             ;;
         --time)
-            COMPREPLY=($(compgen -W 'atime access use ctime status birth creation' -- "$cur"))
+            COMPREPLY=($(compgen -W 'atime access use ctime status mtime modification birth creation' -- "$cur"))
             return
             ;;
         --time-style)

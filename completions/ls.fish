@@ -33,9 +33,9 @@ complete -c ls -l quoting-style -d 'literal, locale, shell, shell-always, shell-
 complete -c ls -s R -l recursive -d 'descend into subdirectories'
 complete -c ls -l format -d 'layout: across, commas, horizontal, long, single-column, verbose, vertical' -x -a 'verbose long commas horizontal across vertical single-column'
 complete -c ls -l show-control-chars -d 'print non-graphic characters unchanged'
-complete -c ls -l sort -d 'sort key: none, size, time, version, extension, width' -x -a 'none time size extension version width'
+complete -c ls -l sort -d 'sort key: none, size, time, version, extension, width' -x -a 'none size time version extension name width'
 complete -c ls -s T -l tabsize -d 'tab stops every COLS columns (default 8)' -x
-complete -c ls -l time -d 'timestamp to show and sort by: atime/access/use, ctime/status, birth/creation' -x -a 'atime access use ctime status birth creation'
+complete -c ls -l time -d 'timestamp to show and sort by: atime/access/use, ctime/status, birth/creation' -x -a 'atime access use ctime status mtime modification birth creation'
 complete -c ls -l time-style -d 'full-iso, long-iso, iso, locale or +FORMAT (optionally prefixed by posix-)' -x -a 'full-iso long-iso iso locale'
 complete -c ls -l zero -d 'end each line with a NUL byte'
 complete -c ls -l color -d 'colour names by type (see WHEN)'

@@ -86,7 +86,7 @@ fn check_version(version: &str, which: Corpora) {
             n => format!(" ({n} left out: tests/cases/version-exceptions.txt)"),
         };
         eprintln!("GNU ls {version}, {}: {last}{note}", corpus.name);
-        if !all_identical(&report) && !bench.only_tty_cases_that_pass_again(&report) {
+        if !all_identical(&report) {
             failures.push_str(&format!(
                 "==== {} (all of it: bash ../shared/compat/lsdiff.sh -v {} {} {})\n{}",
                 corpus.name,
@@ -289,24 +289,6 @@ impl Bench {
             .output()
             .expect("run lsdiff.sh");
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
-    }
-
-    /// Whether every failure in `report` is a `TTY` case that comes out
-    /// identical when run again: the runner's pty copy now and then loses
-    /// the last lines on a loaded machine, for GNU as for us (tests/compat.rs
-    /// says more). A real difference is the same every run.
-    fn only_tty_cases_that_pass_again(&self, report: &str) -> bool {
-        let failed: Vec<&str> = report
-            .lines()
-            .filter(|l| l.starts_with("FAIL L"))
-            .filter_map(|l| l.split_once("]: ").map(|(_, case)| case))
-            .collect();
-        let tty = |c: &&str| c.split_whitespace().any(|w| w.starts_with("TTY"));
-        !failed.is_empty()
-            && failed.iter().all(tty)
-            && failed
-                .iter()
-                .all(|case| (0..3).any(|_| all_identical(&self.lsdiff(&format!("{case}\n")))))
     }
 
     /// `cases` less those run as another user, when that user cannot run
