@@ -92,13 +92,14 @@ pub enum Behaviour {
     ClassifyWhen,
     /// `--sort=width` (9.0).
     SortWidth,
-    /// `COLUMNS` and `TABSIZE` are read, and warned about, only when the
-    /// layout uses them (9.0; 8.32 reads both at start-up, whatever the
-    /// format).
+    /// `COLUMNS`, `TABSIZE` and `QUOTING_STYLE` are read, and warned
+    /// about, only when the output uses them (9.0; 8.32 reads all three at
+    /// start-up, before the options, whatever they then say).
     LazyLayoutEnvironment,
-    /// `QUOTING_STYLE` is read only when no option sets the quoting
-    /// (9.0; 8.32 reads, and warns about, it first).
-    LazyQuotingStyleEnvironment,
+    /// A line width too large for `ssize_t` (`-w`, `COLUMNS`) means no
+    /// limit, as `-w 0` (9.0; 8.32 kept it as `SIZE_MAX`, still laying out
+    /// columns with tabs).
+    HugeWidthIsUnlimited,
     /// Column layouts give up tabs only when colours are really written
     /// (9.0; 8.32 as soon as `--color` asked for them, even when `TERM`
     /// then turned them off).
@@ -162,7 +163,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::ClassifyWhen, v(9, 0), NEWEST),
     (B::SortWidth, v(9, 0), NEWEST),
     (B::LazyLayoutEnvironment, v(9, 0), NEWEST),
-    (B::LazyQuotingStyleEnvironment, v(9, 0), NEWEST),
+    (B::HugeWidthIsUnlimited, v(9, 0), NEWEST),
     (B::TabsUnlessColored, v(9, 0), NEWEST),
     (B::Messages90, v(9, 0), NEWEST),
     (B::HyperlinkCountsLinks, v(9, 0), NEWEST),

@@ -243,11 +243,18 @@ pub fn parse_umax(s: &[u8]) -> Result<u64, NumError> {
 }
 
 /// GNU's line-width decoding (`-w`, `COLUMNS`): too large means 0 (no
-/// limit); `None` when invalid.
-pub fn decode_line_length(s: &[u8]) -> Option<usize> {
+/// limit; before 9.0, `SIZE_MAX`, which still lays out columns with tabs);
+/// `None` when invalid.
+pub fn decode_line_length(s: &[u8], gnu: Gnu) -> Option<usize> {
+    let too_large = if gnu.has(Behaviour::HugeWidthIsUnlimited) {
+        0
+    } else {
+        usize::MAX
+    };
     match parse_umax(s) {
         Ok(v) if v <= i64::MAX as u64 => Some(usize::try_from(v).unwrap_or(0)),
-        Ok(_) | Err(NumError::Overflow) => Some(0),
+        Ok(v) if too_large != 0 => Some(usize::try_from(v).unwrap_or(usize::MAX)),
+        Ok(_) | Err(NumError::Overflow) => Some(too_large),
         Err(NumError::Invalid) => None,
     }
 }

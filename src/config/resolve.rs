@@ -99,6 +99,13 @@ impl Streams<'_> {
 /// the whole of `Config::load` except process-global state.
 pub fn load_with(args: &[OsString], env: &Environment, io: &mut Streams) -> Result<Config, i32> {
     let posix = env.get("POSIXLY_CORRECT").is_some();
+    // Before 9.0 the layout variables were read, and warned about, first,
+    // whatever the options then said.
+    let early = (!env.gnu.has(Behaviour::LazyLayoutEnvironment)).then(|| EarlyEnvironment {
+        quoting: env_quoting(env, io, env.locale.charset),
+        columns: env_columns(env, io),
+        tabsize: env_tabsize(env, io, env.locale.charset),
+    });
     let parsed = cli::parse(args, posix, env.gnu);
     let charset = env.locale.charset;
     let mut sw = Switches::new(env.gnu);
@@ -112,7 +119,15 @@ pub fn load_with(args: &[OsString], env: &Environment, io: &mut Streams) -> Resu
         io.try_help();
         return Err(2);
     }
-    resolve(sw, parsed.operands, env, io)
+    resolve(sw, parsed.operands, env, io, early)
+}
+
+/// `QUOTING_STYLE`, `COLUMNS` and `TABSIZE` as GNU ls 8.32 read them, at
+/// start-up.
+struct EarlyEnvironment {
+    quoting: Option<QuotingStyle>,
+    columns: Option<usize>,
+    tabsize: usize,
 }
 
 fn resolve(
@@ -120,6 +135,7 @@ fn resolve(
     operands: Vec<OsString>,
     env: &Environment,
     io: &mut Streams,
+    early: Option<EarlyEnvironment>,
 ) -> Result<Config, i32> {
     if sw.json {
         if let Some(layout) = json_conflict(&sw) {
@@ -146,15 +162,22 @@ fn resolve(
         format,
         Format::Vertical | Format::Horizontal | Format::Commas
     );
-    let width = line_width(&sw, env, io, columns || sw.color);
+    let width = line_width(&sw, env, io, columns || sw.color, early.as_ref());
     let mut tabsize = sw.tabsize.unwrap_or(8);
     if columns && sw.tabsize.is_none() {
-        tabsize = env_tabsize(env, io, charset);
+        tabsize = match &early {
+            Some(e) => e.tabsize,
+            None => env_tabsize(env, io, charset),
+        };
     }
     let hide_control_chars = sw.hide_control_chars.unwrap_or(env.stdout_tty);
     let quoting = match sw.quoting {
         Some(q) => q,
-        None => env_quoting(env, io, charset).unwrap_or(if env.stdout_tty {
+        None => match &early {
+            Some(e) => e.quoting,
+            None => env_quoting(env, io, charset),
+        }
+        .unwrap_or(if env.stdout_tty {
             QuotingStyle::ShellEscape
         } else {
             QuotingStyle::Literal
@@ -358,7 +381,13 @@ fn sizes(sw: &Switches, env: &Environment) -> Result<(SizeFormat, SizeFormat), B
 
 /// `-w`, else (when the width matters) the terminal, then `COLUMNS`,
 /// then 80.
-fn line_width(sw: &Switches, env: &Environment, io: &mut Streams, needed: bool) -> usize {
+fn line_width(
+    sw: &Switches,
+    env: &Environment,
+    io: &mut Streams,
+    needed: bool,
+    early: Option<&EarlyEnvironment>,
+) -> usize {
     if let Some(w) = sw.width {
         return w;
     }
@@ -368,17 +397,25 @@ fn line_width(sw: &Switches, env: &Environment, io: &mut Streams, needed: bool) 
     if let Some(w) = env.terminal_width.filter(|_| env.stdout_tty) {
         return w;
     }
-    match env.get("COLUMNS") {
-        Some(c) if !c.is_empty() => args::decode_line_length(&c).unwrap_or_else(|| {
-            io.warn(&messages::with_quoted(
-                "ignoring invalid width in environment variable COLUMNS: %s",
-                &c,
-                env.locale.charset,
-            ));
-            80
-        }),
-        _ => 80,
+    match early {
+        Some(e) => e.columns,
+        None => env_columns(env, io),
     }
+    .unwrap_or(80)
+}
+
+/// `COLUMNS`, when set to a valid width (with GNU's warning otherwise).
+fn env_columns(env: &Environment, io: &mut Streams) -> Option<usize> {
+    let c = env.get("COLUMNS").filter(|c| !c.is_empty())?;
+    let width = args::decode_line_length(&c, env.gnu);
+    if width.is_none() {
+        io.warn(&messages::with_quoted(
+            "ignoring invalid width in environment variable COLUMNS: %s",
+            &c,
+            env.locale.charset,
+        ));
+    }
+    width
 }
 
 fn env_tabsize(env: &Environment, io: &mut Streams, charset: Charset) -> usize {

@@ -252,7 +252,7 @@ impl Switches {
                 self.sort = Some(word(arg, "--sort", args::sort_args(self.gnu), charset)?)
             }
             OptId::GroupDirectoriesFirst => self.group_directories_first = true,
-            OptId::Width => self.width = Some(width(arg, charset)?),
+            OptId::Width => self.width = Some(width(arg, charset, self.gnu)?),
             OptId::Tabsize => {
                 self.tabsize =
                     Some(args::decode_tabsize(arg, charset).map_err(|m| fatal(m, 2, false))?)
@@ -322,8 +322,8 @@ impl Switches {
     }
 }
 
-fn width(arg: &[u8], charset: Charset) -> Result<usize, Stop> {
-    args::decode_line_length(arg).ok_or_else(|| {
+fn width(arg: &[u8], charset: Charset, gnu: Gnu) -> Result<usize, Stop> {
+    args::decode_line_length(arg, gnu).ok_or_else(|| {
         fatal(
             super::messages::labelled("invalid line width", arg, charset),
             2,
