@@ -148,6 +148,9 @@ impl Config {
         if gnu.has(Behaviour::GnulibTextDomain) {
             crate::sys::intl::use_gnulib_domain();
         }
+        if gnu.has(Behaviour::ShellQuotingEdgeFix) {
+            crate::format::quote::with_fresh_shell_second_pass();
+        }
         if gnu.has(Behaviour::Gb18030FallbackQuotesDropped) {
             crate::format::quote::without_gb18030_quotes();
         }

@@ -12,7 +12,7 @@ mod table;
 mod tests;
 
 pub use messages::{quote_diagnostic, quote_locale, quote_when_needed};
-pub use styles::without_gb18030_quotes;
+pub use styles::{with_fresh_shell_second_pass, without_gb18030_quotes};
 
 use crate::options::{Format, IndicatorStyle, QuotingStyle};
 use crate::sys::charset::Charset;

@@ -72,6 +72,17 @@ fn catalog_quotes() -> (Option<&'static [u8]>, Option<&'static [u8]>) {
 /// set once at start-up for the release emulated.
 static GB18030_QUOTES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
+/// Whether the second pass of shell quoting starts afresh (9.6): set
+/// once at start-up for the release emulated.
+static FRESH_SECOND_PASS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes shell quoting's second pass start afresh, as gnulib's fix of
+/// 9.6 did: a name with `'` that starts or ends with an escaped character
+/// is then written as the first pass wrote it.
+pub fn with_fresh_shell_second_pass() {
+    FRESH_SECOND_PASS.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Drops the GB18030 case of the fallback quotes, as 9.10's gnulib did.
 pub fn without_gb18030_quotes() {
     GB18030_QUOTES.store(false, std::sync::atomic::Ordering::Relaxed);
@@ -199,10 +210,11 @@ fn shell_always(name: &[u8], esc: bool, charset: Charset, extra: u128, out: &mut
     if all_c_compatible(name, charset) {
         out.truncate(mark);
         backslashed(name, b"\"", b"\"", extra, charset, out);
-    } else if pending {
-        // GNU scans the name a second time without resetting whether a
-        // `$'...'` segment is open; a name ending inside one thus gets an
-        // extra `''` before its first printable character.
+    } else if pending && !FRESH_SECOND_PASS.load(std::sync::atomic::Ordering::Relaxed) {
+        // Until 9.6 GNU scans the name a second time without resetting
+        // whether a `$'...'` segment is open; a name ending inside one thus
+        // gets an extra `''` before its first printable character (9.6's
+        // second pass starts afresh and writes what the first did).
         out.truncate(mark);
         shell_scan(name, esc, charset, true, out);
     }
