@@ -363,15 +363,32 @@ fn gnu_refs(args: &[&str]) -> Option<PathBuf> {
 /// A script that runs `statls` as `ls` with STATLS_GNU_VERSION=`version`
 /// (lsdiff.sh clears the environment: absolute paths only). Written aside
 /// and renamed: another test run may be executing the one in place.
+/// The program lsdiff runs as "ours": `statls` with `STATLS_GNU_VERSION`
+/// set and `argv[0]` `ls`. A small C program, not a shell script: a shell
+/// would warn about an unknown `LC_ALL` on stderr before `ls` even starts.
 fn write_wrapper(path: &Path, version: &str, statls: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let script = format!(
-        "#!/bin/bash\nexport STATLS_GNU_VERSION={version}\nexec -a ls '{}' \"$@\"\n",
+    let source = format!(
+        "#include <stdlib.h>\n#include <unistd.h>\n\
+         int main(int argc, char **argv) {{\n\
+           (void) argc;\n\
+           setenv(\"STATLS_GNU_VERSION\", \"{version}\", 1);\n\
+           argv[0] = \"ls\";\n\
+           execv(\"{}\", argv);\n\
+           return 127;\n\
+         }}\n",
         statls.display()
     );
     let aside = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&aside, script).expect("write the wrapper");
-    std::fs::set_permissions(&aside, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let c_file = aside.with_extension("c");
+    std::fs::write(&c_file, source).expect("write the wrapper's source");
+    let built = Command::new("cc")
+        .args(["-O", "-o"])
+        .arg(&aside)
+        .arg(&c_file)
+        .status()
+        .expect("run cc for the wrapper");
+    assert!(built.success(), "cc could not build the wrapper");
+    let _ = std::fs::remove_file(&c_file);
     std::fs::rename(&aside, path).expect("put the wrapper in place");
 }
 
