@@ -148,6 +148,10 @@ impl Config {
         if gnu.has(Behaviour::GnulibTextDomain) {
             crate::sys::intl::use_gnulib_domain();
         }
+        crate::format::time::set_strftime_dialect(
+            !gnu.has(Behaviour::StrftimePercentIsLiteral),
+            gnu.has(Behaviour::StrftimeOIsPlainOnNumbers),
+        );
         if gnu.has(Behaviour::ShellQuotingEdgeFix) {
             crate::format::quote::with_fresh_shell_second_pass();
         }

@@ -110,6 +110,9 @@ pub enum Behaviour {
     /// until one came back with the same name left to resolve, which
     /// gives other URLs for symlink loops (9.0).
     HyperlinkCountsLinks,
+    /// `%%` with flags, a width or a modifier in a `+FORMAT` is copied as
+    /// written (9.0; 8.32 wrote a padded `%`).
+    StrftimePercentIsLiteral,
     /// gnulib's version comparison of 9.1 (`a..a` vs `a.+`, whole-name
     /// suffixes such as `.m4`): 9.1 and later.
     VersionSortRewrite,
@@ -150,6 +153,9 @@ pub enum Behaviour {
     /// gnulib's fallback quotes have no GB18030 case (9.10; before, the
     /// opening one was the bytes A1 07 65).
     Gb18030FallbackQuotesDropped,
+    /// `O` on a numeric strftime conversion is ignored (no alternative
+    /// digits), and `%OY`, `%Oq`, `%O:z` are valid (9.10).
+    StrftimeOIsPlainOnNumbers,
     /// Hyperlinks end with `ESC \` (ST) instead of BEL (9.10).
     HyperlinkEndsWithST,
 }
@@ -167,6 +173,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::TabsUnlessColored, v(9, 0), NEWEST),
     (B::Messages90, v(9, 0), NEWEST),
     (B::HyperlinkCountsLinks, v(9, 0), NEWEST),
+    (B::StrftimePercentIsLiteral, v(9, 0), NEWEST),
     (B::VersionSortRewrite, v(9, 1), NEWEST),
     (B::VersionSortDigitsBeforeLetters, v(9, 2), NEWEST),
     (B::TimeModificationWord, v(9, 2), NEWEST),
@@ -182,6 +189,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::DiagnosticsUseBaseName, v(9, 7), NEWEST),
     (B::CapabilityColor, v(9, 7), v(9, 7)),
     (B::Gb18030FallbackQuotesDropped, v(9, 10), NEWEST),
+    (B::StrftimeOIsPlainOnNumbers, v(9, 10), NEWEST),
     (B::HyperlinkEndsWithST, v(9, 10), NEWEST),
 ];
 

@@ -13,7 +13,7 @@ use crate::sys::stat::Timestamp;
 
 use abmon::Template;
 pub use civil::{break_down, BrokenDown};
-pub use strftime::Format;
+pub use strftime::{set_dialect as set_strftime_dialect, Format};
 
 /// A resolved `--time-style`.
 #[derive(Clone, Debug)]

@@ -24,6 +24,29 @@ const O_BAD: &[u8] = b"aAcDFxXY";
 /// Conversions rendered at format time (for the `parse` step to accept).
 const KNOWN: &[u8] = b"aAbBcCdDeFgGhHIjklmMNpPqrRsStTuUVwWxXyYzZ";
 
+/// Which gnulib `nstrftime` the emulated release has: set once at
+/// start-up (the releases differ only in corner cases of the format).
+static DIALECT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+/// 8.32: flags, a width and `E`/`O` on `%%` make a padded `%`.
+const PERCENT_TAKES_FLAGS: u8 = 1;
+/// 9.10: `O` on a number is ignored (no alternative digits; flags and
+/// width as without it), and `%OY`, `%Oq`, `%O:z` are valid.
+const O_IS_PLAIN_ON_NUMBERS: u8 = 2;
+/// Conversions whose `O` 9.10 ignores.
+const O_PLAIN: &[u8] = b"CdegGHIjklmMNsSuUVwWyYqz";
+
+/// Chooses the `nstrftime` of the emulated release: 8.32's (`%5%` is a
+/// padded `%`) or 9.10's (`%Od` is `%d`).
+pub fn set_dialect(percent_takes_flags: bool, o_is_plain_on_numbers: bool) {
+    let bits = u8::from(percent_takes_flags) * PERCENT_TAKES_FLAGS
+        | u8::from(o_is_plain_on_numbers) * O_IS_PLAIN_ON_NUMBERS;
+    DIALECT.store(bits, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn dialect(bit: u8) -> bool {
+    DIALECT.load(std::sync::atomic::Ordering::Relaxed) & bit != 0
+}
+
 /// One conversion specification.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Spec {
@@ -142,7 +165,7 @@ impl Parser<'_> {
             spec.width = Some(w.min(MAX_WIDTH));
             j += 1;
         }
-        let modifier = fmt.get(j).copied().filter(|c| *c == b'E' || *c == b'O');
+        let mut modifier = fmt.get(j).copied().filter(|c| *c == b'E' || *c == b'O');
         if modifier.is_some() {
             j += 1;
         }
@@ -150,9 +173,21 @@ impl Parser<'_> {
             self.bad(&fmt[start..], &spec);
             return fmt.len();
         };
+        if modifier == Some(b'O')
+            && dialect(O_IS_PLAIN_ON_NUMBERS)
+            && (O_PLAIN.contains(&c) || c == b':')
+        {
+            modifier = None;
+        }
         match c {
             b'%' if j == start + 1 => {
                 self.lit.push(b'%');
+                j + 1
+            }
+            b'%' if dialect(PERCENT_TAKES_FLAGS) => {
+                let at = self.lit.len();
+                self.lit.push(b'%');
+                pad_from(&mut self.lit, at, spec.width, text_fill(spec.pad));
                 j + 1
             }
             b'%' => {
