@@ -150,6 +150,9 @@ pub enum Behaviour {
     /// File capabilities colour as `ca` (Debian's 9.7, built with libcap;
     /// Debian's 8.32, 9.1 and 9.10 are not).
     CapabilityColor,
+    /// The `-s` column outside `-l` is padded by display width, not bytes
+    /// (9.8).
+    BlockColumnByDisplayWidth,
     /// gnulib's fallback quotes have no GB18030 case (9.10; before, the
     /// opening one was the bytes A1 07 65).
     Gb18030FallbackQuotesDropped,
@@ -188,6 +191,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::GnulibTextDomain, v(9, 7), NEWEST),
     (B::DiagnosticsUseBaseName, v(9, 7), NEWEST),
     (B::CapabilityColor, v(9, 7), v(9, 7)),
+    (B::BlockColumnByDisplayWidth, v(9, 8), NEWEST),
     (B::Gb18030FallbackQuotesDropped, v(9, 10), NEWEST),
     (B::StrftimeOIsPlainOnNumbers, v(9, 10), NEWEST),
     (B::HyperlinkEndsWithST, v(9, 10), NEWEST),

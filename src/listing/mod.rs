@@ -13,12 +13,14 @@ pub mod name;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::format::quote::listing_aligns_quotes;
+use crate::gnu::Behaviour;
 use crate::options::Format;
 use crate::output::{Output, Sink};
 use crate::sys::cache::prefetch;
 use columns::Cell;
 use fields::{
-    block_text, context_text, fetching_ahead, inode_text, number_columns, pad_left, FETCH_AHEAD,
+    block_text, context_text, fetching_ahead, inode_text, number_columns, pad_left,
+    pad_left_columns, FETCH_AHEAD,
 };
 use json::JsonWriter;
 use long::LongPrinter;
@@ -248,8 +250,15 @@ impl<'a> Printer<'a> {
             cell.bytes.push(b' ');
         }
         if config.size_blocks {
-            // Padded by bytes, as GNU's printf("%*s").
-            pad_left(&mut cell.bytes, &block_text(config, e), p.blocks);
+            // Padded by bytes, as GNU's printf("%*s"), until 9.8 padded by
+            // display width (a grouped count may hold a multibyte
+            // separator).
+            let text = block_text(config, e);
+            if config.gnu.has(Behaviour::BlockColumnByDisplayWidth) {
+                pad_left_columns(&mut cell.bytes, &text, p.blocks);
+            } else {
+                pad_left(&mut cell.bytes, &text, p.blocks);
+            }
             cell.bytes.push(b' ');
         }
         if config.context {
