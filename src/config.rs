@@ -152,6 +152,9 @@ impl Config {
             !gnu.has(Behaviour::StrftimePercentIsLiteral),
             gnu.has(Behaviour::StrftimeOIsPlainOnNumbers),
         );
+        if gnu.has(Behaviour::UnmeasurableNamesHaveNoWidth) {
+            crate::sys::mbwidth::reject_unprintable();
+        }
         if gnu.has(Behaviour::ShellQuotingEdgeFix) {
             crate::format::quote::with_fresh_shell_second_pass();
         }

@@ -139,8 +139,9 @@ pub enum Behaviour {
     ShellQuotingEdgeFix,
     /// A name shown raw with a character `mbsnwidth` cannot measure (a
     /// control, an invalid sequence) in a multibyte locale has width
-    /// `(size_t) -1`, which the column layouts add and wrap (9.7; before,
-    /// controls counted 0 columns and the rest 1).
+    /// `(size_t) -1`, which the column layouts add and wrap (9.5; before,
+    /// controls counted 0 columns and the rest 1). Dates and sizes the
+    /// C library cannot measure are then left unaligned.
     UnmeasurableNamesHaveNoWidth,
     /// gnulib's strings (quotes, argmatch, `write error`) are looked up in
     /// the `gnulib` text domain (9.7).
@@ -187,7 +188,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::SortNameWord, v(9, 6), NEWEST),
     (B::TimeMtimeWord, v(9, 6), NEWEST),
     (B::ShellQuotingEdgeFix, v(9, 6), NEWEST),
-    (B::UnmeasurableNamesHaveNoWidth, v(9, 7), NEWEST),
+    (B::UnmeasurableNamesHaveNoWidth, v(9, 5), NEWEST),
     (B::GnulibTextDomain, v(9, 7), NEWEST),
     (B::DiagnosticsUseBaseName, v(9, 7), NEWEST),
     (B::CapabilityColor, v(9, 7), v(9, 7)),

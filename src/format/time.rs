@@ -231,7 +231,7 @@ impl TimeFormatter {
             f.old.get(epoch.tm.month).render(&epoch, &mut buf);
         }
         f.fail_width = if buf.len() <= MAX_LEN {
-            crate::sys::mbwidth::text_columns(&buf)
+            crate::sys::mbwidth::text_columns_measured(&buf).unwrap_or(0)
         } else {
             0
         };

@@ -33,20 +33,27 @@ pub fn block_text(config: &Config, e: &Entry) -> Vec<u8> {
 }
 
 /// Display columns of a number (a size, a block count): its length unless
-/// a locale's separator made it non-ASCII.
+/// a locale's separator made it non-ASCII; 0 when GNU cannot measure it
+/// (9.5 on: then it widens no column).
 pub fn number_columns(text: &[u8]) -> usize {
+    measured_columns(text).unwrap_or(0)
+}
+
+fn measured_columns(text: &[u8]) -> Option<usize> {
     if text.is_ascii() {
-        text.len()
+        Some(text.len())
     } else {
-        crate::sys::mbwidth::text_columns(text)
+        crate::sys::mbwidth::text_columns_measured(text)
     }
 }
 
 /// Appends the number `text` right-aligned to `width` display columns (GNU
-/// pads the `-l` size and block columns by `mbswidth`).
+/// pads the `-l` size and block columns by `mbswidth`; what it cannot
+/// measure goes out unpadded).
 pub fn pad_left_columns(out: &mut Vec<u8>, text: &[u8], width: usize) {
-    let cols = number_columns(text);
-    out.resize(out.len() + width.saturating_sub(cols), b' ');
+    if let Some(cols) = measured_columns(text) {
+        out.resize(out.len() + width.saturating_sub(cols), b' ');
+    }
     out.extend_from_slice(text);
 }
 

@@ -17,22 +17,54 @@ pub fn text_columns(s: &[u8]) -> usize {
     columns(s, false).unwrap_or(0)
 }
 
-/// [`text_columns`] with `MBSW_REJECT_INVALID`: `None` when `s` is not
-/// valid in a multibyte LC_CTYPE.
+/// [`text_columns`] with `MBSW_REJECT_INVALID` (and, from 9.5 on,
+/// `MBSW_REJECT_UNPRINTABLE`, see [`reject_unprintable`]): `None` when `s`
+/// is not valid in a multibyte LC_CTYPE.
 pub fn text_columns_valid(s: &[u8]) -> Option<usize> {
     columns(s, true)
+}
+
+/// Columns of a size, a block count or a date as GNU ls measures them to
+/// align a column: as [`text_columns`], or `None` when GNU 9.5 and later
+/// cannot measure it (see [`reject_unprintable`]).
+pub fn text_columns_measured(s: &[u8]) -> Option<usize> {
+    if strict() {
+        columns(s, true)
+    } else {
+        Some(text_columns(s))
+    }
+}
+
+/// Whether GNU's column widths reject what is not printable (9.5 on).
+static STRICT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// From 9.5 on GNU ls measures dates and sizes with `mbswidth`'s
+/// `MBSW_REJECT_INVALID | MBSW_REJECT_UNPRINTABLE`: a byte above 0x7f in
+/// the C locale (a month name or separator of another LC_TIME or
+/// LC_NUMERIC) or an invalid sequence makes the text unmeasurable. Set
+/// once at start-up.
+pub fn reject_unprintable() {
+    STRICT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn strict() -> bool {
+    STRICT.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 fn columns(s: &[u8], reject_invalid: bool) -> Option<usize> {
     if s.iter().all(|b| (0x20..0x7f).contains(b)) {
         return Some(s.len());
     }
+    let reject_unprintable = reject_invalid && strict();
     if !multibyte() {
         // SAFETY: isprint/iscntrl accept any unsigned char value.
-        let shown = |b: u8| unsafe {
-            libc::isprint(c_int::from(b)) != 0 || libc::iscntrl(c_int::from(b)) == 0
-        };
-        return Some(s.iter().filter(|&&b| shown(b)).count());
+        let printable = |b: u8| unsafe { libc::isprint(c_int::from(b)) != 0 };
+        // SAFETY: as above.
+        let control = |b: u8| unsafe { libc::iscntrl(c_int::from(b)) != 0 };
+        if reject_unprintable && s.iter().any(|&b| !printable(b)) {
+            return None;
+        }
+        return Some(s.iter().filter(|&&b| printable(b) || !control(b)).count());
     }
     let mut total = 0;
     let mut rest = s;
@@ -48,6 +80,7 @@ fn columns(s: &[u8], reject_invalid: bool) -> Option<usize> {
                 ..
             } => match width {
                 w if w >= 0 => (len, w as usize),
+                _ if reject_unprintable => return None,
                 _ => (len, usize::from(!control)),
             },
         };
