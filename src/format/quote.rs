@@ -215,11 +215,18 @@ impl Quoter {
         out.extend_from_slice(name);
         out.extend_from_slice(close);
         let quotes = match (open, close) {
-            ([] | [_], [] | [_]) => open.len() + close.len(),
-            _ => charset::raw_width(open, self.charset) + charset::raw_width(close, self.charset),
+            ([] | [_], [] | [_]) => Some(open.len() + close.len()),
+            // 9.7's GB18030 fallback quote holds a BEL: such a name is
+            // unmeasurable, as any other holding a control.
+            _ if self.unmeasurable => charset::measured_width(open, self.charset)
+                .zip(charset::measured_width(close, self.charset))
+                .map(|(o, c)| o + c),
+            _ => Some(
+                charset::raw_width(open, self.charset) + charset::raw_width(close, self.charset),
+            ),
         };
         Quoted {
-            width: name.len() + quotes,
+            width: quotes.map_or(usize::MAX, |q| name.len() + q),
             starts_with_quote: !open.is_empty(),
         }
     }
