@@ -67,6 +67,12 @@ fn options_is_a_leaf() {
 }
 
 #[test]
+fn gnu_is_a_leaf() {
+    let uses = crate_paths("gnu");
+    assert!(uses.is_empty(), "gnu uses {uses:?}");
+}
+
+#[test]
 fn cli_depends_on_neither_config_nor_the_stages_after_it() {
     assert_no_import(
         "cli",
