@@ -125,7 +125,7 @@ pub enum ProbeConcurrency {
 pub const MAX_PROBE_THREADS: usize = 32;
 
 impl Config {
-    /// Parses the command line (`argv[0]` included) exactly as GNU ls 9.1
+    /// Parses the command line (`argv[0]` included) exactly as the emulated GNU ls
     /// does and resolves the environment. Diagnostics are printed to
     /// stderr; `Err` carries the exit status (0 after `--help` and
     /// `--version`, which are printed to stdout).

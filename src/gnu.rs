@@ -3,7 +3,7 @@
 //! release that introduced it.
 //!
 //! The version is read once (`config`, from `STATLS_GNU_VERSION` or the
-//! default fixed at build time) and turned into a [`Behaviours`] set; the
+//! default fixed at build time) and turned into a [`Gnu`], its set of [`Behaviour`]s; the
 //! rest of the program asks for a behaviour by name and never compares
 //! version numbers. A release between the tested ones (9.4 of Ubuntu
 //! 24.04, 9.5 of RHEL 10) follows from the same table. A leaf: it uses

@@ -1,4 +1,4 @@
-//! statls: a GNU ls 9.1 compatible `ls` built on minimal statx requests.
+//! statls: a GNU ls compatible `ls` (coreutils 8.32 to 9.10) built on minimal statx requests.
 //!
 //! Data flows one way: `cli` (the option table, getopt) → `config` (one
 //! struct, resolved from arguments and environment) → `plan` (which statx

@@ -93,7 +93,10 @@ fn dired_implies_the_long_format_from_9_5() {
     let t = names(&["a"]);
     assert_eq!(stdout("9.1", &t, &["--dired", "a"]), "a\n");
     let new = stdout("9.7", &t, &["--dired", "a"]);
-    assert!(new.starts_with("  -rw-") && new.contains("//DIRED// "), "{new}");
+    assert!(
+        new.starts_with("  -rw-") && new.contains("//DIRED// "),
+        "{new}"
+    );
 }
 
 #[test]
@@ -203,7 +206,10 @@ fn layout_variables_were_read_first_in_8_32() {
          ls: unrecognized option '--bogus'\nTry 'ls --help' for more information.\n"
     );
     let new = as_release("9.1", &t, &["-1"], &env);
-    assert_eq!((text(&new.stdout), text(&new.stderr)), ("a\n".into(), "".into()));
+    assert_eq!(
+        (text(&new.stdout), text(&new.stderr)),
+        ("a\n".into(), "".into())
+    );
 }
 
 #[test]
@@ -237,7 +243,10 @@ fn an_unknown_release_is_a_warning_and_the_default() {
     let r = as_release("9.99", &t, &["a"], &[]);
     assert_eq!(text(&r.stdout), "a\n");
     let err = text(&r.stderr);
-    assert!(err.starts_with("ls: warning: ignoring STATLS_GNU_VERSION=9.99"), "{err}");
+    assert!(
+        err.starts_with("ls: warning: ignoring STATLS_GNU_VERSION=9.99"),
+        "{err}"
+    );
     assert_eq!(err.lines().count(), 1);
     assert_eq!(r.status, Some(0));
 }
