@@ -38,8 +38,8 @@ const O_PLAIN: &[u8] = b"CdegGHIjklmMNsSuUVwWyYqz";
 /// Chooses the `nstrftime` of the emulated release: 8.32's (`%5%` is a
 /// padded `%`) or 9.10's (`%Od` is `%d`).
 pub fn set_dialect(percent_takes_flags: bool, o_is_plain_on_numbers: bool) {
-    let bits = u8::from(percent_takes_flags) * PERCENT_TAKES_FLAGS
-        | u8::from(o_is_plain_on_numbers) * O_IS_PLAIN_ON_NUMBERS;
+    let bits = (u8::from(percent_takes_flags) * PERCENT_TAKES_FLAGS)
+        | (u8::from(o_is_plain_on_numbers) * O_IS_PLAIN_ON_NUMBERS);
     DIALECT.store(bits, std::sync::atomic::Ordering::Relaxed);
 }
 
