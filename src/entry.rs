@@ -39,6 +39,8 @@ pub struct Entry {
     /// smaller entries are fewer pages to fault in and move.
     #[allow(clippy::box_collection)]
     pub context: Option<Box<Vec<u8>>>,
+    /// Has file capabilities (probed only for a GNU built with libcap).
+    pub capability: bool,
 }
 
 // Kept small (see `context`): a large directory holds one per name.
@@ -55,6 +57,7 @@ impl Entry {
             operand: false,
             access: AccessMarker::None,
             context: None,
+            capability: false,
         }
     }
 

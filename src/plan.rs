@@ -37,6 +37,9 @@ pub struct Plan {
     pub access_marker: bool,
     /// Read security contexts for `-Z`.
     pub context: bool,
+    /// Probe regular files stat'ed for capabilities (`ca`, a GNU built
+    /// with libcap).
+    pub capability: bool,
 }
 
 fn type_index(t: FileType) -> usize {
@@ -182,6 +185,7 @@ impl Plan {
             operand_blocks: config.size_blocks || (config.json && long),
             access_marker: long && !config.json,
             context: config.context,
+            capability: config.color.as_ref().is_some_and(|c| c.needs_capability()),
         }
     }
 

@@ -259,3 +259,27 @@ fn version_and_help_name_the_release() {
     assert!(stdout("9.1", &t, &["--help"]).contains("--zero"));
     assert!(stdout("9.10", &t, &["--help"]).contains("name, width"));
 }
+
+#[test]
+fn debians_9_7_colours_capabilities_when_ca_is_set() {
+    let t = names(&["cap", "plain"]);
+    // security.capability, version 2, effective, permitted CAP_NET_RAW
+    // (what `setcap cap_net_raw+ep` writes); only root may set it.
+    let set = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import os,sys; os.setxattr(sys.argv[1], 'security.capability', \
+             bytes([1,0,0,2, 0,0x20,0,0, 0,0,0,0, 0,0,0,0, 0,0,0,0]))",
+        )
+        .arg(t.path().join("cap"))
+        .status();
+    if !set.is_ok_and(|s| s.success()) {
+        util::skipped("cannot set security.capability (not root?): capability colours NOT checked");
+        return;
+    }
+    let env = [("LS_COLORS", "ca=30;41")];
+    let colours = |v| text(&as_release(v, &t, &["--color=always"], &env).stdout);
+    assert_eq!(colours("9.7"), "\x1b[0m\x1b[30;41mcap\x1b[0m\nplain\n");
+    assert_eq!(colours("9.1"), "cap\nplain\n");
+    assert_eq!(colours("9.10"), "cap\nplain\n");
+}

@@ -492,5 +492,5 @@ fn color_table(env: &Environment, io: &mut Streams) -> Option<ColorTable> {
     for w in warnings {
         io.warn(&w.message(env.locale.charset));
     }
-    table
+    table.map(|t| t.with_capabilities(env.gnu.has(Behaviour::CapabilityColor)))
 }

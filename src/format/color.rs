@@ -19,8 +19,9 @@
 //!   cause a stat: GNU applies them only to files stat'ed anyway.
 //! - [`ColorTable::needs_nlink`]: when a regular file is stat'ed anyway,
 //!   also ask for `st_nlink` (`mh` is coloured).
-//! - [`ColorTable::needs_capability`]: always false: the reference
-//!   `/bin/ls` is built without libcap, so `ca` never applies.
+//! - [`ColorTable::needs_capability`]: whether to probe regular files for
+//!   capabilities: only for a GNU built with libcap (Debian's 9.7), and
+//!   only when `ca` is coloured (it is not by default).
 //! - [`ColorTable::needs_link_target`]: whether symlink targets must be
 //!   stat'ed (following the link) for colours (GNU's `check_symlink_mode`).
 //!   In `-l`, GNU also stats targets when `--file-type`/`-F` is in effect.
@@ -129,9 +130,6 @@ const BUILTIN: [(Ind, &[u8]); 16] = [
 
 const CLEAR_TO_EOL: &[u8] = b"\x1b[K";
 
-/// Whether the reference build can detect file capabilities (`ca`).
-pub const CAPABILITY_SUPPORTED: bool = false;
-
 /// A parsed colour table (built-in defaults overridden by `LS_COLORS`).
 #[derive(Clone, Debug)]
 pub struct ColorTable {
@@ -141,6 +139,8 @@ pub struct ColorTable {
     suffixes: Suffixes,
     /// `ln=target`: symlinks take the colour of what they point to.
     ln_target: bool,
+    /// The emulated build detects file capabilities (`ca`).
+    capabilities: bool,
 }
 
 impl Default for ColorTable {
@@ -163,7 +163,7 @@ pub struct ColorSubject<'a> {
     pub mode: Option<u32>,
     /// The entry's own `st_nlink` (`mh`), when known.
     pub nlink: Option<u64>,
-    /// Has file capabilities (`ca`); see [`CAPABILITY_SUPPORTED`].
+    /// Has file capabilities (`ca`); see [`ColorTable::needs_capability`].
     pub capability: bool,
     /// For a symlink: the `st_mode` of its target when the target was
     /// stat'ed and that succeeded (GNU's `linkok`). `None`: not stat'ed
@@ -213,6 +213,7 @@ impl ColorTable {
             colored: [false; IND_COUNT],
             suffixes: Suffixes::default(),
             ln_target: false,
+            capabilities: false,
         };
         for (i, v) in BUILTIN {
             table.set(i, v.to_vec());
@@ -300,7 +301,9 @@ impl ColorTable {
     /// ([`ColorTable::needs_link_target`]).
     pub fn needs_stat(&self, file_type: FileType) -> bool {
         match file_type {
-            FileType::Regular => self.any_colored(&[Ind::Ex, Ind::Su, Ind::Sg]),
+            FileType::Regular => {
+                self.any_colored(&[Ind::Ex, Ind::Su, Ind::Sg]) || self.needs_capability()
+            }
             FileType::Directory => self.any_colored(&[Ind::Tw, Ind::Ow, Ind::St]),
             FileType::Symlink => self.ln_target || self.is_colored(Ind::Or),
             FileType::Unknown => true,
@@ -318,10 +321,17 @@ impl ColorTable {
         self.is_colored(Ind::Mh)
     }
 
-    /// Whether to probe `security.capability`: never, see
-    /// [`CAPABILITY_SUPPORTED`].
+    /// Whether to probe `security.capability`: for a GNU built with
+    /// libcap (see [`ColorTable::with_capabilities`]) when `ca` is coloured.
     pub fn needs_capability(&self) -> bool {
-        CAPABILITY_SUPPORTED && self.is_colored(Ind::Ca)
+        self.capabilities && self.is_colored(Ind::Ca)
+    }
+
+    /// The table of a GNU ls built with libcap (Debian's 9.7), which
+    /// colours files with capabilities `ca`; the others never do.
+    pub fn with_capabilities(mut self, detected: bool) -> ColorTable {
+        self.capabilities = detected;
+        self
     }
 
     /// GNU's `check_symlink_mode`: stat each symlink's target (following

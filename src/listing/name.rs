@@ -111,12 +111,15 @@ impl<'a> NameRenderer<'a> {
     fn subject(entry: &Entry) -> ColorSubject<'_> {
         let target = entry.link.as_ref().and_then(|l| l.meta.as_ref());
         let meta = entry.meta.as_ref().filter(|_| !entry.stat_failed);
-        ColorSubject::from_metadata(
-            entry.name_bytes(),
-            entry.file_type,
-            meta.map(|m| &**m),
-            target,
-        )
+        ColorSubject {
+            capability: entry.capability,
+            ..ColorSubject::from_metadata(
+                entry.name_bytes(),
+                entry.file_type,
+                meta.map(|m| &**m),
+                target,
+            )
+        }
     }
 
     /// Appends `name` quoted, in colour `style` and, with `--hyperlink`,

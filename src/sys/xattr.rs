@@ -85,6 +85,19 @@ pub enum Target<'a> {
 }
 
 impl Target<'_> {
+    /// Whether the file has capabilities, as libcap's `cap_get_file` and
+    /// `cap_to_text` see it: a `security.capability` attribute whose
+    /// permitted or inheritable sets are not empty. Any error means none.
+    pub fn has_capability(&self) -> bool {
+        let mut value = [0u8; 24];
+        match self.get(c"security.capability", &mut value, true) {
+            // magic and flags, then the permitted and inheritable words
+            // (one pair in version 1, two from version 2; a root id after).
+            Ok(n) if n >= 12 => value[4..n.min(20)].iter().any(|&b| b != 0),
+            _ => false,
+        }
+    }
+
     /// The value of `attr` (its size when `value` is empty), following a
     /// final symlink or not, like getxattr/lgetxattr.
     fn get(&self, attr: &CStr, value: &mut [u8], follow: bool) -> Result<usize, Errno> {

@@ -6,7 +6,7 @@
 
 use std::ffi::{CStr, CString};
 
-use super::probe::{probe_xattrs, Problems};
+use super::probe::{probe_capability, probe_xattrs, Problems};
 use super::Walker;
 use crate::entry::{Entry, LinkTarget};
 use crate::options::Dereference;
@@ -133,6 +133,7 @@ impl Walker<'_> {
         let context;
         (entry.access, context, problems.xattr) = probed;
         entry.context = context.map(Box::new);
+        entry.capability = probe_capability(&self.plan, target, entry.file_type);
         if entry.file_type == FileType::Symlink {
             entry.link = Some(Box::new(self.operand_link(&entry.name, &mut problems)));
         }

@@ -28,6 +28,8 @@ pub struct Facts {
     pub link: Option<Box<LinkTarget>>,
     pub access: AccessMarker,
     pub context: Option<Vec<u8>>,
+    /// Has file capabilities (see [`Plan::capability`]).
+    pub capability: bool,
     /// What went wrong after the stat, to be reported.
     pub problems: Problems,
 }
@@ -73,6 +75,7 @@ impl Facts {
         entry.link = self.link;
         entry.access = self.access;
         entry.context = self.context.map(Box::new);
+        entry.capability = self.capability;
         self.problems
     }
 }
@@ -97,7 +100,10 @@ impl FactsList {
     pub const ENTRY_BYTES: usize = std::mem::size_of::<Held>();
 
     fn hold(facts: Facts) -> Held {
-        let simple = facts.link.is_none() && facts.context.is_none() && facts.problems.is_empty();
+        let simple = facts.link.is_none()
+            && facts.context.is_none()
+            && !facts.capability
+            && facts.problems.is_empty();
         match facts.stat {
             None if simple => Held::Nothing,
             Some(Ok(meta)) if simple => Held::Stat(meta, facts.access),
@@ -300,7 +306,14 @@ impl Prober<'_> {
     ) {
         let probed = probe_xattrs(self.plan, self.xattrs, target, meta.dev(), file_type);
         (facts.access, facts.context, facts.problems.xattr) = probed;
+        facts.capability = probe_capability(self.plan, target, file_type);
     }
+}
+
+/// Whether a regular file has capabilities, where the plan asks (a GNU
+/// built with libcap colouring them `ca`).
+pub fn probe_capability(plan: &Plan, target: Target<'_>, file_type: FileType) -> bool {
+    plan.capability && file_type == FileType::Regular && target.has_capability()
 }
 
 /// The ACL marker and `-Z` context the plan asks for, and the error GNU
