@@ -113,6 +113,9 @@ pub enum Behaviour {
     /// `%%` with flags, a width or a modifier in a `+FORMAT` is copied as
     /// written (9.0; 8.32 wrote a padded `%`).
     StrftimePercentIsLiteral,
+    /// The `-Z` context of an entry that could not be stat'ed is `?` (9.0;
+    /// 8.32 printed a null pointer: `(null)`, `0` in the long format).
+    UnstattableContextUnknown,
     /// gnulib's version comparison of 9.1 (`a..a` vs `a.+`, whole-name
     /// suffixes such as `.m4`): 9.1 and later.
     VersionSortRewrite,
@@ -178,6 +181,7 @@ const TABLE: &[(Behaviour, GnuVersion, GnuVersion)] = &[
     (B::Messages90, v(9, 0), NEWEST),
     (B::HyperlinkCountsLinks, v(9, 0), NEWEST),
     (B::StrftimePercentIsLiteral, v(9, 0), NEWEST),
+    (B::UnstattableContextUnknown, v(9, 0), NEWEST),
     (B::VersionSortRewrite, v(9, 1), NEWEST),
     (B::VersionSortDigitsBeforeLetters, v(9, 2), NEWEST),
     (B::TimeModificationWord, v(9, 2), NEWEST),

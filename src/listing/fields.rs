@@ -5,6 +5,8 @@
 
 use crate::config::Config;
 use crate::entry::Entry;
+use crate::gnu::Behaviour;
+use crate::options::Format;
 use crate::sys::cache::prefetch;
 use crate::sys::xattr::AccessMarker;
 use crate::sys::FileType;
@@ -16,7 +18,16 @@ pub fn pad_left(out: &mut Vec<u8>, text: &[u8], width: usize) {
 }
 
 /// The `-Z` text of an entry (`?` when unknown).
-pub fn context_text(e: &Entry) -> &[u8] {
+pub fn context_text<'a>(config: &Config, e: &'a Entry) -> &'a [u8] {
+    if e.stat_failed && !config.gnu.has(Behaviour::UnstattableContextUnknown) {
+        // 8.32 printed its null pointer: glibc's `(null)`, and `0` where
+        // the long format converted it.
+        return if config.format == Format::Long {
+            b"0"
+        } else {
+            b"(null)"
+        };
+    }
     e.context.as_deref().map_or(b"?", |c| c)
 }
 

@@ -161,7 +161,7 @@ impl<'a> LongPrinter<'a> {
             self.id_text(uid, true, &mut r.author);
         }
         if self.config.context {
-            r.context.set(context_text(e), true);
+            r.context.set(context_text(self.config, e), true);
         }
     }
 

@@ -226,7 +226,7 @@ impl<'a> Printer<'a> {
         let context = if config.context && !commas {
             entries
                 .iter()
-                .map(|e| context_text(e).len())
+                .map(|e| context_text(config, e).len())
                 .max()
                 .unwrap_or(0)
         } else {
@@ -262,7 +262,7 @@ impl<'a> Printer<'a> {
             cell.bytes.push(b' ');
         }
         if config.context {
-            pad_left(&mut cell.bytes, context_text(e), p.context);
+            pad_left(&mut cell.bytes, context_text(config, e), p.context);
             cell.bytes.push(b' ');
         }
         // The layout uses the column widths, not what was printed (they
