@@ -163,6 +163,7 @@ impl Config {
         }
         if gnu.has(Behaviour::DiagnosticsUseBaseName) {
             crate::cli::errors_use_base_name();
+            crate::sys::alloc::diagnostics_use_base_name();
         }
         let stdout_tty = crate::sys::term::stdout_is_tty();
         let var = |name: &str| std::env::var_os(name);

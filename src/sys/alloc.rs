@@ -51,6 +51,17 @@ fn checked(p: *mut u8) -> *mut u8 {
 extern "C" {
     /// `argv[0]`, set by the C library before `main`.
     static program_invocation_name: *const c_char;
+    /// Its base name, likewise.
+    static program_invocation_short_name: *const c_char;
+}
+
+/// Whether the message names the program by its base name, as GNU's
+/// `error()` does from 9.7 on; set once at start-up.
+static BASE_NAME: AtomicBool = AtomicBool::new(false);
+
+/// Names the program by its base name in the out-of-memory message.
+pub fn diagnostics_use_base_name() {
+    BASE_NAME.store(true, Ordering::Relaxed);
 }
 
 /// Writes what stdout holds, then `PROGRAM: memory exhausted` to stderr,
@@ -65,9 +76,16 @@ fn exhausted() -> ! {
         }
     }
     super::stdout::write_pending();
-    // SAFETY: the C library sets program_invocation_name to a
-    // NUL-terminated string (argv[0]) before main and never frees it.
-    let name = unsafe { program_invocation_name };
+    // SAFETY: the C library sets program_invocation_name and its short
+    // form to NUL-terminated strings (argv[0]) before main and never frees
+    // them.
+    let name = unsafe {
+        if BASE_NAME.load(Ordering::Relaxed) {
+            program_invocation_short_name
+        } else {
+            program_invocation_name
+        }
+    };
     if !name.is_null() {
         // SAFETY: as above.
         write_stderr(unsafe { CStr::from_ptr(name) }.to_bytes());
