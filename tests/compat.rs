@@ -122,13 +122,8 @@ fn missing_locale<'a>(locales: &[&'a str]) -> Option<&'a str> {
     if locales.is_empty() {
         return None;
     }
-    let listed = Command::new("locale")
-        .arg("-a")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default();
-    let have: Vec<&str> = listed.lines().collect();
-    locales.iter().copied().find(|l| !have.contains(l))
+    let have = util::generated_locales();
+    locales.iter().copied().find(|l| !have.iter().any(|h| h == l))
 }
 
 /// The corpus, less the cases whose user cannot reach our binary.

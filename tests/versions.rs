@@ -405,15 +405,10 @@ fn runs_as_nobody(program: &Path) -> bool {
 
 /// The `LC_ALL` spellings of LOCALES that `locale -a` lists.
 fn generated_locales() -> Vec<&'static str> {
-    let listed = Command::new("locale")
-        .arg("-a")
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default();
-    let have: Vec<&str> = listed.lines().collect();
+    let have = util::generated_locales();
     LOCALES
         .iter()
-        .filter(|(_, name)| have.contains(name))
+        .filter(|(_, name)| have.iter().any(|h| h == name))
         .map(|(spelling, _)| *spelling)
         .collect()
 }

@@ -31,13 +31,7 @@ pub fn entry_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
 pub fn canonicalize(path: &[u8]) -> Vec<u8> {
     let mut todo: Vec<Vec<u8>> = Vec::new();
     push_components(&mut todo, path);
-    let mut abs = if path.first() == Some(&b'/') {
-        Vec::new()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.into_os_string().into_vec())
-            .unwrap_or_default()
-    };
+    let mut abs = start_of(path);
     let mut links_followed = 0;
     while let Some(part) = todo.pop() {
         match part.as_slice() {
@@ -80,13 +74,7 @@ pub fn canonicalize(path: &[u8]) -> Vec<u8> {
 pub fn canonicalize_seen_triples(path: &[u8]) -> Vec<u8> {
     use std::collections::HashSet;
     use std::os::unix::fs::MetadataExt;
-    let mut abs = if path.first() == Some(&b'/') {
-        Vec::new()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.into_os_string().into_vec())
-            .unwrap_or_default()
-    };
+    let mut abs = start_of(path);
     let mut name = path.to_vec();
     let mut pos = 0;
     let mut seen: HashSet<(Vec<u8>, u64, u64)> = HashSet::new();
@@ -134,6 +122,18 @@ pub fn canonicalize_seen_triples(path: &[u8]) -> Vec<u8> {
         abs.push(b'/');
     }
     abs
+}
+
+/// Where resolving `path` starts: the root (empty) or the working
+/// directory.
+fn start_of(path: &[u8]) -> Vec<u8> {
+    if path.first() == Some(&b'/') {
+        Vec::new()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.into_os_string().into_vec())
+            .unwrap_or_default()
+    }
 }
 
 /// Whether [`canonicalize`] has an answer for `path`, as GNU's

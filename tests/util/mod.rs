@@ -13,6 +13,16 @@ pub mod enosys;
 pub mod latfs;
 pub mod pty;
 
+/// The locales `locale -a` lists (its spelling: `de_DE.utf8`).
+pub fn generated_locales() -> Vec<String> {
+    let listed = Command::new("locale")
+        .arg("-a")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    listed.lines().map(str::to_string).collect()
+}
+
 /// Path of the binary under test.
 pub fn ours() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_ls"))
