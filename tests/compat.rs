@@ -123,7 +123,10 @@ fn missing_locale<'a>(locales: &[&'a str]) -> Option<&'a str> {
         return None;
     }
     let have = util::generated_locales();
-    locales.iter().copied().find(|l| !have.iter().any(|h| h == l))
+    locales
+        .iter()
+        .copied()
+        .find(|l| !have.iter().any(|h| h == l))
 }
 
 /// The corpus, less the cases whose user cannot reach our binary.

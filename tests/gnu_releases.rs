@@ -283,3 +283,29 @@ fn debians_9_7_colours_capabilities_when_ca_is_set() {
     assert_eq!(colours("9.1"), "cap\nplain\n");
     assert_eq!(colours("9.10"), "cap\nplain\n");
 }
+
+#[test]
+fn json_abbreviations_never_take_a_gnu_options_place_in_any_release() {
+    use statls::cli::getopt::lookup_long;
+    use statls::cli::{OptId, OPTIONS};
+    // In every GNU release statls can be: no prefix of a GNU option can
+    // reach --json, as a match or a candidate.
+    for gnu in statls::gnu::SUPPORTED
+        .iter()
+        .map(|&v| statls::gnu::Gnu::new(v))
+    {
+        for prefix in ["j", "js", "jso", "json"] {
+            let found = lookup_long(prefix.as_bytes(), gnu).map(|s| s.id);
+            assert_eq!(found, Ok(OptId::Json));
+        }
+        for spec in OPTIONS.iter().filter(|s| s.id != OptId::Json) {
+            let Some(long) = spec.long else { continue };
+            for end in 1..=long.len() {
+                match lookup_long(&long.as_bytes()[..end], gnu) {
+                    Ok(s) => assert_ne!(s.id, OptId::Json),
+                    Err(candidates) => assert!(!candidates.contains(&"json")),
+                }
+            }
+        }
+    }
+}
