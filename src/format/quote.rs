@@ -54,8 +54,8 @@ pub struct Quoter {
     /// A name shown with characters that cannot be measured (controls,
     /// invalid or unfinished sequences, characters without a width) in a
     /// multibyte locale has no width: `usize::MAX`, GNU's `(size_t) -1`
-    /// from 9.7's `mbsnwidth`, which the layouts then add as GNU does.
-    /// Before 9.7 such characters counted 0 or 1 column each.
+    /// from the `mbsnwidth` of 9.5 on, which the layouts then add as GNU does.
+    /// Before 9.5 such characters counted 0 or 1 column each.
     pub unmeasurable: bool,
 }
 
@@ -216,7 +216,7 @@ impl Quoter {
         out.extend_from_slice(close);
         let quotes = match (open, close) {
             ([] | [_], [] | [_]) => Some(open.len() + close.len()),
-            // 9.7's GB18030 fallback quote holds a BEL: such a name is
+            // The GB18030 fallback quote before 9.10 holds a BEL: such a name is
             // unmeasurable, as any other holding a control.
             _ if self.unmeasurable => charset::measured_width(open, self.charset)
                 .zip(charset::measured_width(close, self.charset))

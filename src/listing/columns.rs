@@ -22,7 +22,7 @@ const MIN_COLUMN_WIDTH: usize = 3;
 /// and a tab stop lies in between) and spaces, as GNU does.
 ///
 /// Widths and positions are GNU's `size_t` arithmetic, wrapping: a name
-/// that 9.7's `mbsnwidth` cannot measure counts `SIZE_MAX` columns, and
+/// that `mbsnwidth` (9.5 on) cannot measure counts `SIZE_MAX` columns, and
 /// GNU's sums then wrap (see `Quoter::unmeasurable`).
 pub fn indent(out: &mut impl Sink, mut from: usize, to: usize, tabsize: usize) {
     while from < to {

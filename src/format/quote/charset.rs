@@ -146,7 +146,7 @@ fn decode_utf8(s: &[u8], lead: u8) -> (usize, Kind) {
     (len, char_kind(cp))
 }
 
-/// Display width of bytes written unchanged, as GNU ls 9.7 and later
+/// Display width of bytes written unchanged, as GNU ls 9.5 and later
 /// measure a quoted name when `-q` is off: `None` in a multibyte locale
 /// when a character is not printable or has no width (gnulib's
 /// `mbsnwidth` then fails); in single-byte locales as [`raw_width`].
