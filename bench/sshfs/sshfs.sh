@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# sshfs over loopback: a private sshd on 127.0.0.1 and one export directory
+# mounted several ways, for bench/sshfs/bench.sh and tests/sshfs.rs. See
+# bench/README.md, section "sshfs over loopback".
+#
+# usage: bench/sshfs/sshfs.sh up|down|status DIR
+#
+#   DIR/export     the exported directory (created if missing; never removed)
+#   DIR/warm       sshfs with its default caches
+#   DIR/cold       sshfs with every cache off
+#   DIR/warm-lat   as warm/, through a relay that delays each chunk each way
+#   DIR/cold-lat   as cold/, through the same relay
+#   DIR/state      keys, configs, pid files and logs of this instance
+#
+# environment (up):
+#   SSHFS_MOUNTS="warm cold warm-lat cold-lat"   the mounts to make
+#   SSHFS_DELAY_MS=0.5   the relay's delay, each way (the -lat mounts)
+#   SSHFS_EXPORT=DIR     the exported directory (default DIR/export)
+#   SSHFS_OPTS=a,b       more -o options for every mount (e.g. allow_other,
+#                        default_permissions: other users, permission checks)
+#   SSHFS_NO_INSTALL=1   never apt-get install what is missing
+#
+# Exit status: 0 done; 3 this machine cannot run it (a package, /dev/fuse or
+# the right to mount is missing); 1 anything else. `up` and `down` can be
+# repeated: `up` keeps what still answers and redoes the rest, `down` stops
+# what this DIR started (pid files in DIR/state) and removes no file.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ALL_MOUNTS="warm cold warm-lat cold-lat"
+# sshfs's own defaults (dir_cache=yes, 20 s; FUSE attr/entry timeouts 1 s)
+# for warm; for cold nothing is kept, neither by sshfs nor by the kernel.
+WARM_OPTS=""
+COLD_OPTS="dir_cache=no,attr_timeout=0,entry_timeout=0,negative_timeout=0"
+
+die() { echo "sshfs.sh: $*" >&2; exit 1; }
+unavailable() { echo "sshfs.sh: unavailable: $*" >&2; exit 3; }
+say() { echo "sshfs.sh: $*" >&2; }
+
+[[ $# -eq 2 ]] || { echo "usage: $0 up|down|status DIR" >&2; exit 2; }
+cmd=$1
+mkdir -p "$2"
+DIR=$(cd "$2" && pwd -P)
+ST=$DIR/state
+EXPORT=${SSHFS_EXPORT:-$DIR/export}
+PY=/usr/bin/python3
+[[ -x $PY ]] || PY=python3
+
+# --- processes and mounts ------------------------------------------------------
+# pid_of NAME: the live pid in $ST/NAME.pid whose command line holds $DIR
+# (a pid number reused by another program is not ours).
+pid_of() {
+    local f=$ST/$1.pid pid
+    [[ -s $f ]] || return 1
+    read -r pid <"$f" || return 1
+    [[ $pid =~ ^[0-9]+$ ]] && [[ -r /proc/$pid/cmdline ]] || return 1
+    tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$DIR" || return 1
+    echo "$pid"
+}
+stop() { # stop NAME: TERM, then KILL after 5 s
+    local pid i
+    if pid=$(pid_of "$1"); then
+        kill "$pid" 2>/dev/null || true
+        for ((i = 0; i < 100; i++)); do
+            [[ -e /proc/$pid ]] || break
+            sleep 0.05
+        done
+        if [[ -e /proc/$pid ]]; then kill -KILL "$pid" 2>/dev/null || true; fi
+    fi
+    rm -f "$ST/$1.pid"
+}
+# mounted PATH: PATH is a mount point (mountinfo escapes blank, tab,
+# newline and backslash in octal).
+mounted() {
+    local p=$1
+    p=${p//\\/\\134}
+    p=${p// /\\040}
+    p=${p//$'\t'/\\011}
+    p=${p//$'\n'/\\012}
+    awk -v p="$p" '$5 == p { found = 1 } END { exit !found }' /proc/self/mountinfo
+}
+answers() { timeout 10 stat -- "$1/." >/dev/null 2>&1 && timeout 20 /bin/ls -f -- "$1" >/dev/null 2>&1; }
+wait_port() { # wait_port PORT: until something listens on 127.0.0.1:PORT (10 s)
+    # /proc/net/tcp, not a connection: sshd would log each probe.
+    local hex i
+    hex=$(printf '0100007F:%04X' "$1")
+    for ((i = 0; i < 200; i++)); do
+        awk -v a="$hex" '$2 == a && $4 == "0A" { found = 1 } END { exit !found }' /proc/net/tcp && return 0
+        sleep 0.05
+    done
+    return 1
+}
+free_port() {
+    "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+unmount() { # unmount NAME
+    local m=$DIR/$1 pid i
+    if mounted "$m"; then
+        fusermount3 -u "$m" 2>/dev/null || fusermount3 -uz "$m" 2>/dev/null ||
+            umount -l "$m" 2>/dev/null || say "could not unmount $m"
+    fi
+    # sshfs leaves once the kernel lets go of the mount; stop makes sure.
+    if pid=$(pid_of "sshfs-$1"); then
+        for ((i = 0; i < 100; i++)); do
+            [[ -e /proc/$pid ]] || break
+            sleep 0.05
+        done
+    fi
+    stop "sshfs-$1"
+}
+
+# --- set-up --------------------------------------------------------------------
+install_missing() {
+    local need=()
+    [[ -x /usr/sbin/sshd ]] || need+=(openssh-server)
+    command -v sshfs >/dev/null 2>&1 || need+=(sshfs)
+    command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
+    command -v fusermount3 >/dev/null 2>&1 || need+=(fuse3)
+    [[ ${#need[@]} -eq 0 ]] && return 0
+    if [[ ${SSHFS_NO_INSTALL:-0} != 1 && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing ${need[*]}"
+        # The package's own sshd (all interfaces, port 22) must not start:
+        # only the private one below listens. policy-rc.d (101: action not
+        # allowed) stops invoke-rc.d and deb-systemd-invoke, if no policy is
+        # in place already; it goes again after the install.
+        local policy=/usr/sbin/policy-rc.d ours=0 ok=1
+        if [[ ! -e $policy ]]; then
+            printf '#!/bin/sh\n# bench/sshfs/sshfs.sh, during apt-get install\nexit 101\n' >"$policy"
+            chmod 755 "$policy"
+            ours=1
+        fi
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
+            { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${need[@]}" >/dev/null; } ||
+            ok=0
+        [[ $ours == 0 ]] || rm -f "$policy"
+        [[ $ok == 1 ]] || unavailable "apt-get could not install ${need[*]}"
+    else
+        unavailable "missing ${need[*]} (apt-get install ${need[*]})"
+    fi
+}
+
+keys_and_configs() { # keys_and_configs SSHD_PORT
+    mkdir -p "$ST"
+    chmod 700 "$ST"
+    [[ -s $ST/host_key ]] || ssh-keygen -q -t ed25519 -N '' -C statls-sshfs-host -f "$ST/host_key"
+    [[ -s $ST/client_key ]] || ssh-keygen -q -t ed25519 -N '' -C statls-sshfs-client -f "$ST/client_key"
+    # The throwaway key may do sftp and nothing else.
+    echo "restrict $(cat "$ST/client_key.pub")" >"$ST/authorized_keys"
+    echo "statls-sshfs $(cut -d' ' -f1,2 "$ST/host_key.pub")" >"$ST/known_hosts"
+    cat >"$ST/sshd_config" <<EOF
+# private sshd of bench/sshfs/sshfs.sh: loopback only, one key, sftp only
+Port $1
+ListenAddress 127.0.0.1
+HostKey $ST/host_key
+PidFile none
+AuthorizedKeysFile $ST/authorized_keys
+AllowUsers $(id -un)
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+UseDNS no
+PrintMotd no
+X11Forwarding no
+AllowTcpForwarding no
+AllowAgentForwarding no
+PermitTunnel no
+MaxStartups 64
+ForceCommand internal-sftp
+Subsystem sftp internal-sftp
+LogLevel ERROR
+EOF
+}
+
+client_config() { # client_config SSHD_PORT RELAY_PORT
+    cat >"$ST/ssh_config" <<EOF
+# ssh client of bench/sshfs/sshfs.sh (sshfs -F): no user or system config
+Host statls-sshfs
+  Port $1
+Host statls-sshfs-lat
+  Port ${2:-$1}
+Host *
+  HostName 127.0.0.1
+  User $(id -un)
+  IdentityFile $ST/client_key
+  IdentitiesOnly yes
+  HostKeyAlias statls-sshfs
+  UserKnownHostsFile $ST/known_hosts
+  GlobalKnownHostsFile /dev/null
+  StrictHostKeyChecking yes
+  BatchMode yes
+  PasswordAuthentication no
+  ControlMaster no
+  ControlPath none
+  ForwardAgent no
+  ForwardX11 no
+  Compression no
+  LogLevel ERROR
+EOF
+}
+
+start_sshd() {
+    local port
+    if pid_of sshd >/dev/null && [[ -s $ST/sshd.port ]] && wait_port "$(cat "$ST/sshd.port")"; then
+        return 0
+    fi
+    stop sshd
+    # sshd started as root wants its privilege separation directory.
+    [[ $(id -u) -ne 0 || -d /run/sshd ]] || { mkdir -p /run/sshd && chmod 755 /run/sshd; }
+    for _ in 1 2 3 4 5; do
+        port=$(free_port)
+        keys_and_configs "$port"
+        /usr/sbin/sshd -t -f "$ST/sshd_config" 2>"$ST/sshd.log" ||
+            die "sshd rejects its configuration: $(cat "$ST/sshd.log")"
+        setsid /usr/sbin/sshd -D -f "$ST/sshd_config" -E "$ST/sshd.log" \
+            </dev/null >/dev/null 2>&1 &
+        echo $! >"$ST/sshd.pid"
+        if wait_port "$port"; then
+            echo "$port" >"$ST/sshd.port"
+            return 0
+        fi
+        stop sshd # the port was taken in between, or sshd died: try again
+    done
+    unavailable "sshd did not start: $(cat "$ST/sshd.log")"
+}
+
+check_login() { # check_login HOST: an sftp session opens and ends
+    local host=$1
+    if ! timeout 20 ssh -F "$ST/ssh_config" -s "$host" sftp </dev/null >/dev/null 2>"$ST/login.log"; then
+        if grep -qs '^root:!' /etc/shadow && [[ $(id -u) -eq 0 ]]; then
+            unavailable "ssh to the private sshd failed: root's account is locked (password '!'), which sshd refuses without PAM"
+        fi
+        unavailable "ssh to the private sshd failed: $(cat "$ST/login.log"); sshd says: $(cat "$ST/sshd.log")"
+    fi
+}
+
+start_relay() { # start_relay SSHD_PORT
+    local delay=${SSHFS_DELAY_MS:-0.5} i
+    if pid_of relay >/dev/null && [[ $(cat "$ST/relay.delay" 2>/dev/null) == "$delay $1" ]] &&
+        wait_port "$(cat "$ST/relay.port")"; then
+        return 0
+    fi
+    # Another delay or another sshd: the mounts through the old relay go too.
+    unmount warm-lat
+    unmount cold-lat
+    stop relay
+    rm -f "$ST/relay.port"
+    setsid "$PY" "$here/delay_relay.py" "$1" "$delay" "$ST/relay.port" \
+        </dev/null >"$ST/relay.log" 2>&1 &
+    echo $! >"$ST/relay.pid"
+    for ((i = 0; i < 200; i++)); do
+        [[ -s $ST/relay.port ]] && break
+        sleep 0.05
+    done
+    if ! [[ -s $ST/relay.port ]] || ! wait_port "$(cat "$ST/relay.port")"; then
+        die "the delay relay did not start (see $ST/relay.log)"
+    fi
+    echo "$delay $1" >"$ST/relay.delay"
+}
+
+mount_one() { # mount_one NAME
+    local name=$1 m=$DIR/$1 host=statls-sshfs opts i pid
+    if mounted "$m"; then
+        if answers "$m" && [[ $(cat "$ST/sshfs-$name.conf" 2>/dev/null) == "$(mount_conf "$name")" ]]; then
+            return 0
+        fi
+        unmount "$name"
+    fi
+    stop "sshfs-$name"
+    mkdir -p "$m"
+    case $name in
+    warm | warm-lat) opts=$WARM_OPTS ;;
+    cold | cold-lat) opts=$COLD_OPTS ;;
+    *) die "unknown mount '$name' (one of: $ALL_MOUNTS)" ;;
+    esac
+    [[ $name == *-lat ]] && host=statls-sshfs-lat
+    # Debian's sshfs 3.7.3-1.2 refuses symlink targets that are absolute or
+    # hold `..` unless told otherwise; this server is ourselves.
+    [[ $(sshfs -h 2>&1) == *no_contain_symlinks* ]] && opts=${opts:+$opts,}no_contain_symlinks
+    [[ -n ${SSHFS_OPTS:-} ]] && opts=${opts:+$opts,}$SSHFS_OPTS
+    # -f, in the background: sshfs's pid is ours to stop.
+    setsid sshfs -f -F "$ST/ssh_config" "$host:$EXPORT" "$m" ${opts:+-o "$opts"} \
+        -o "fsname=statls-sshfs-$name,subtype=sshfs" \
+        </dev/null >"$ST/sshfs-$name.log" 2>&1 &
+    pid=$!
+    echo "$pid" >"$ST/sshfs-$name.pid"
+    for ((i = 0; i < 300; i++)); do
+        mounted "$m" && answers "$m" && break
+        if ! kill -0 "$pid" 2>/dev/null; then
+            if grep -qiE 'fuse: device not found|/dev/fuse|Operation not permitted|fusermount' "$ST/sshfs-$name.log"; then
+                unavailable "cannot mount FUSE here: $(cat "$ST/sshfs-$name.log")"
+            fi
+            die "sshfs for $name exited: $(cat "$ST/sshfs-$name.log")"
+        fi
+        sleep 0.05
+    done
+    if ! mounted "$m" || ! answers "$m"; then die "$m does not answer (see $ST/sshfs-$name.log)"; fi
+    mount_conf "$name" >"$ST/sshfs-$name.conf"
+    printf '%-9s %s  -o %s\n' "$name" "$m" "${opts:-(defaults)}" >&2
+}
+# What a mount was made with: a change remounts it.
+mount_conf() {
+    echo "$1 ${SSHFS_OPTS:-} $EXPORT $(cat "$ST/sshd.port")"
+    [[ $1 != *-lat ]] || cat "$ST/relay.delay"
+}
+
+up() {
+    local mounts=${SSHFS_MOUNTS:-$ALL_MOUNTS} m port lat=0
+    install_missing
+    [[ -c /dev/fuse ]] || unavailable "/dev/fuse is missing (modprobe fuse?)"
+    [[ $mounts == *-lat* ]] && lat=1
+    mkdir -p "$EXPORT" "$ST"
+    start_sshd
+    port=$(cat "$ST/sshd.port")
+    client_config "$port"
+    if [[ $lat == 1 ]]; then
+        start_relay "$port"
+        client_config "$port" "$(cat "$ST/relay.port")"
+    fi
+    check_login statls-sshfs
+    for m in $mounts; do
+        mount_one "$m"
+    done
+}
+
+down() {
+    local m
+    for m in $ALL_MOUNTS; do unmount "$m"; done
+    stop relay
+    stop sshd
+    rm -f "$ST/sshd.port" "$ST/relay.port" "$ST/relay.delay" "$ST"/sshfs-*.conf
+}
+
+status() {
+    local m ok=0 pid
+    if pid=$(pid_of sshd); then
+        echo "sshd      pid $pid, 127.0.0.1:$(cat "$ST/sshd.port" 2>/dev/null)"
+    else
+        echo "sshd      not running"
+        ok=1
+    fi
+    if pid=$(pid_of relay); then
+        echo "relay     pid $pid, 127.0.0.1:$(cat "$ST/relay.port" 2>/dev/null), delay each way (ms, sshd port): $(cat "$ST/relay.delay" 2>/dev/null)"
+    fi
+    for m in $ALL_MOUNTS; do
+        if ! mounted "$DIR/$m"; then
+            continue
+        elif answers "$DIR/$m"; then
+            echo "$(printf '%-9s' "$m") mounted, answers ($DIR/$m)"
+        else
+            echo "$(printf '%-9s' "$m") mounted, NOT answering ($DIR/$m)"
+            ok=1
+        fi
+    done
+    return $ok
+}
+
+case $cmd in
+up) up ;;
+down) down ;;
+status) status ;;
+*) echo "usage: $0 up|down|status DIR" >&2; exit 2 ;;
+esac
