@@ -1,18 +1,20 @@
 //! Every decision about threads, and the only place that starts them: how
-//! a directory's entries are probed (by name or by handle, on how many
-//! threads), how many workers read subdirectories ahead with `-R`, whether
-//! a long listing is formatted on two threads, whether names are keyed and
-//! sorted on two threads. Each answer comes from the
-//! filesystem (local or network), the size of the batch, the CPUs, and
+//! a directory's entries are probed (inline, split over the CPUs, or paced
+//! by the device's answers onto the run's one probe pool), how many workers
+//! read subdirectories ahead with `-R`, whether a long listing is
+//! formatted on two threads, whether names are keyed and sorted on two
+//! threads. Each answer comes from the filesystem (local, or how fast a
+//! network one answers: `pace`), the size of the batch, the CPUs, and
 //! `STATLS_THREADS` (as `config.probes`). The walk and the long format ask
-//! here and hand their work to the spawn helpers at the end; a thread that
-//! cannot be started (limits) leaves its share to the caller, and under a
-//! small address-space limit none is started at all
+//! here and hand their work to the spawn helpers and the pool; a thread
+//! that cannot be started (limits) leaves its share to the caller, and
+//! under a small address-space limit none is started at all
 //! ([`crate::sys::limits::threads_allowed`]): threads must never make `ls`
 //! fail where one thread succeeds.
 #![forbid(unsafe_code)]
 
 use std::os::fd::BorrowedFd;
+use std::sync::Arc;
 use std::thread::Builder;
 pub use std::thread::{scope, Scope};
 
@@ -21,20 +23,27 @@ use crate::entry::Entry;
 use crate::sys::limits::threads_allowed;
 use crate::sys::stat::{stat_fd, Need};
 
+mod pace;
+mod pool;
+
+pub use pace::{pace_of, Pace};
+pub use pool::Task;
+
 /// How an entry is looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lookup {
     /// Each call names the entry relative to the open directory: one
-    /// syscall each, the fastest way on a local disk.
+    /// syscall each, the fastest way on a local disk and wherever names
+    /// are answered from the cache.
     ByName,
     /// One `O_PATH` open (the only lookup of the name), then every call on
-    /// that handle: on a network filesystem each name lookup is a
-    /// round-trip, so this saves one per probe after the first.
+    /// that handle: where each name lookup waits on a server, this saves
+    /// one round-trip per probe after the first.
     ByHandle,
 }
 
 /// Entries to probe before a local directory is split over the CPUs: below
-/// this, starting threads costs more than it saves.
+/// this, handing out work costs more than it saves.
 const LOCAL_SPLIT_MIN: usize = 2048;
 
 /// Entries a thread takes at a time on a local disk.
@@ -47,57 +56,60 @@ fn local_threads() -> usize {
 }
 
 /// How one directory's entries are probed.
-#[derive(Clone, Copy)]
-pub struct Strategy {
-    pub lookup: Lookup,
-    pub threads: usize,
-    pub chunk: usize,
+#[derive(Clone)]
+pub enum Strategy {
+    /// One at a time, by name, on the calling thread.
+    Sequential,
+    /// A large local directory: by name, `chunk` entries at a time, on the
+    /// calling thread and up to `helpers` of the pool's.
+    Split { helpers: usize, chunk: usize },
+    /// A filesystem whose requests may wait on a server: one at a time
+    /// and by name while `pace` says its answers are fast (from a cache);
+    /// once they are slow, the rest by handle, one entry at a time, on the
+    /// calling thread and up to `helpers` of the pool's.
+    Paced { pace: Arc<Pace>, helpers: usize },
 }
 
-impl Strategy {
-    pub const SEQUENTIAL: Strategy = Strategy {
-        lookup: Lookup::ByName,
-        threads: 1,
-        chunk: 1,
-    };
-}
-
-/// How to probe a directory's entries. Where each request is a
-/// round-trip (network and FUSE filesystems): by handle (one lookup per
-/// entry), with up to [`MAX_PROBE_THREADS`] in flight, as far as the
-/// descriptor budget allows. On a local disk: by name, one at a time,
-/// but split over the CPUs for a directory large enough to repay the
-/// threads. `STATLS_THREADS` overrides the thread count.
+/// How to probe a directory's entries. On a network or FUSE filesystem:
+/// paced by the device's answers, up to [`MAX_PROBE_THREADS`] in flight
+/// once they are slow, as far as the descriptor budget allows. On a local
+/// disk: by name, one at a time, but split over the CPUs for a directory
+/// large enough to repay it. `STATLS_THREADS=N` overlaps N ways anywhere;
+/// `STATLS_THREADS=1`, nowhere.
 pub fn probe_strategy(
     config: &Config,
     dir: BorrowedFd<'_>,
     dev: Option<(u32, u32)>,
     count: usize,
 ) -> Strategy {
-    if count < 2 {
-        return Strategy::SEQUENTIAL;
+    if count < 2 || !threads_allowed() {
+        return Strategy::Sequential;
     }
-    // From the cache: no request even on a network filesystem.
-    let remote = || {
-        dev.or_else(|| stat_fd(dir, Need::NONE, true).ok().map(|m| m.dev()))
-            .is_some_and(crate::sys::remote::is_remote)
-    };
-    let by_handle = |threads: usize| Strategy {
-        lookup: Lookup::ByHandle,
-        threads: threads.min(crate::sys::limits::spare_descriptors()),
-        chunk: 1,
+    let in_flight = |n: usize| {
+        n.min(crate::sys::limits::spare_descriptors())
+            .saturating_sub(1)
     };
     match config.probes {
-        ProbeConcurrency::Sequential if remote() => by_handle(1),
-        ProbeConcurrency::Sequential => Strategy::SEQUENTIAL,
-        ProbeConcurrency::Forced(n) => by_handle(n),
-        ProbeConcurrency::Auto if remote() => by_handle(count.min(MAX_PROBE_THREADS)),
-        ProbeConcurrency::Auto if count >= LOCAL_SPLIT_MIN => Strategy {
-            lookup: Lookup::ByName,
-            threads: local_threads(),
-            chunk: LOCAL_CHUNK,
+        ProbeConcurrency::Sequential => Strategy::Sequential,
+        ProbeConcurrency::Forced(n) => Strategy::Paced {
+            pace: Pace::always_slow(),
+            helpers: in_flight(n),
         },
-        ProbeConcurrency::Auto => Strategy::SEQUENTIAL,
+        ProbeConcurrency::Auto => {
+            // From the cache: no request even on a network filesystem.
+            let dev = dev.or_else(|| stat_fd(dir, Need::NONE, true).ok().map(|m| m.dev()));
+            match dev {
+                Some(dev) if crate::sys::remote::is_remote(dev) => Strategy::Paced {
+                    pace: pace_of(dev),
+                    helpers: in_flight(MAX_PROBE_THREADS),
+                },
+                _ if count >= LOCAL_SPLIT_MIN => Strategy::Split {
+                    helpers: local_threads() - 1,
+                    chunk: LOCAL_CHUNK,
+                },
+                _ => Strategy::Sequential,
+            }
+        }
     }
 }
 
@@ -112,10 +124,39 @@ pub fn probe_while_reading(config: &Config) -> Option<usize> {
 
 /// Whether a directory whose reading reached [`probe_while_reading`]'s
 /// count is one whose probes are split by name over the CPUs (a local
-/// one), rather than sent by handle to a server.
+/// one), rather than paced by a server's answers.
 pub fn splits_locally(config: &Config, dir: BorrowedFd<'_>, dev: Option<(u32, u32)>) -> bool {
-    let large = probe_strategy(config, dir, dev, LOCAL_SPLIT_MIN);
-    large.lookup == Lookup::ByName && large.threads > 1
+    matches!(
+        probe_strategy(config, dir, dev, LOCAL_SPLIT_MIN),
+        Strategy::Split { helpers: 1.., .. }
+    )
+}
+
+/// Sizes the run's probe pool, once the read-ahead workers are started:
+/// with them, at most [`MAX_PROBE_THREADS`] threads probe or read at once
+/// (`STATLS_THREADS=N`: N probes in flight per directory).
+pub fn size_probe_pool(config: &Config, read_ahead_workers: usize) {
+    let limit = match config.probes {
+        _ if !threads_allowed() => 0,
+        ProbeConcurrency::Sequential => 0,
+        ProbeConcurrency::Forced(n) => n - 1,
+        ProbeConcurrency::Auto => (MAX_PROBE_THREADS - 1)
+            .saturating_sub(read_ahead_workers)
+            .max(local_threads() - 1),
+    };
+    pool::pool().set_limit(limit);
+}
+
+/// Lends `copies` runs of `task` to the run's probe pool, whose threads
+/// start as they are needed and serve the whole run; returns the loan, to
+/// withdraw what no thread started once the lender finished the work.
+pub fn lend(task: Task, copies: usize) -> u64 {
+    pool::pool().lend(task, copies)
+}
+
+/// Takes back what no pool thread started of loan `id`.
+pub fn withdraw(id: u64) {
+    pool::pool().withdraw(id);
 }
 
 /// Threads reading subdirectories ahead with `-R`: a CPU's worth less
@@ -205,9 +246,6 @@ pub fn sort_on_two_threads(config: &Config, names: usize, collating: bool) -> bo
     names >= min && config.probes != ProbeConcurrency::Sequential && crate::sys::limits::cpus() > 1
 }
 
-/// A probe thread's stack: probes use a few hundred bytes of buffers.
-const PROBE_STACK: usize = 128 * 1024;
-
 /// A read-ahead worker's stack.
 const READ_AHEAD_STACK: usize = 64 * 1024;
 
@@ -215,24 +253,6 @@ const READ_AHEAD_STACK: usize = 64 * 1024;
 /// the C library's time and name lookups need a few KiB (not the 2 MiB
 /// default, which counts against an address-space limit).
 const HELPER_STACK: usize = 256 * 1024;
-
-/// Runs `work` on `threads` threads at once, the calling thread included,
-/// and returns when every one has returned. Threads that cannot be started
-/// leave the work to those that could, down to the calling thread alone.
-pub fn on_threads(threads: usize, work: impl Fn() + Sync) {
-    let threads = if threads_allowed() { threads } else { 1 };
-    std::thread::scope(|scope| {
-        for _ in 1..threads {
-            let spawned = Builder::new()
-                .stack_size(PROBE_STACK)
-                .spawn_scoped(scope, &work);
-            if spawned.is_err() {
-                break;
-            }
-        }
-        work();
-    });
-}
 
 /// Starts a thread in `scope` that probes entries while the walk reads
 /// more; whether it started.
@@ -242,7 +262,7 @@ pub fn spawn_prober<'scope, 'env>(
 ) -> bool {
     threads_allowed()
         && Builder::new()
-            .stack_size(PROBE_STACK)
+            .stack_size(READ_AHEAD_STACK)
             .spawn_scoped(scope, work)
             .is_ok()
 }

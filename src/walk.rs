@@ -17,7 +17,7 @@ use crate::error::{print_diagnostic, Status};
 use crate::format::quote::quote_when_needed;
 use crate::listing::Printer;
 use crate::output::{Output, Sink};
-use crate::parallel::{self, Lookup, Strategy};
+use crate::parallel::{self, Lookup};
 use crate::plan::Plan;
 use crate::sort::{apply_order, sorted_order};
 use crate::sys::dir::{read_dir_each, DirBuffer};
@@ -161,6 +161,7 @@ impl<'a> Walker<'a> {
         }
         self.print_headings = self.config.recursive || operands.len() > 1 || !files.is_empty();
         let workers = parallel::read_ahead_workers(self.config, &dirs);
+        parallel::size_probe_pool(self.config, workers);
         // Only asked with read-ahead workers (it reads the mount table).
         self.remote = workers > 0 && parallel::any_remote(&dirs);
         // Descriptors for the path and the read-ahead, from what is free.
@@ -526,20 +527,18 @@ impl<'a> Walker<'a> {
         if probed == 0 {
             return;
         }
-        let Strategy {
-            lookup,
-            threads,
-            chunk,
-        } = parallel::probe_strategy(self.config, dir.fd, dev, probed);
-        if threads <= 1 {
-            for entry in entries.iter_mut() {
-                let facts = self.prober(dir, lookup).probe(&entry.name, entry.file_type);
-                self.apply(dir.path, entry, facts);
-            }
-            return;
-        }
-        let errors = concurrent::probe_into(&self.prober(dir, lookup), entries, threads, chunk);
-        for (i, problems) in errors {
+        let strategy = parallel::probe_strategy(self.config, dir.fd, dev, probed);
+        let probing = concurrent::Probing {
+            plan: &self.plan,
+            xattrs: &self.xattrs,
+            dir,
+        };
+        let mut items = concurrent::InPlace {
+            entries,
+            problems: Vec::new(),
+        };
+        concurrent::probe_each(&probing, &mut items, &strategy);
+        for (i, problems) in items.problems {
             self.report_problems(dir.path, &entries[i], problems);
         }
     }

@@ -14,8 +14,7 @@
 
 mod util;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::PathBuf;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -184,6 +183,11 @@ fn each_table_rows_words_are_its_modules() {
 /// quotes: change one, change the other.
 const THRESHOLDS: &[(&str, &str, &str)] = &[
     (
+        "at most 32 threads",
+        "config.rs",
+        "pub const MAX_PROBE_THREADS: usize = 32;",
+    ),
+    (
         "2 048+ entries locally",
         "parallel.rs",
         "const LOCAL_SPLIT_MIN: usize = 2048;",
@@ -244,25 +248,6 @@ fn the_thresholds_quoted_are_the_codes() {
     }
 }
 
-/// Threads `ls ARGS` starts in `cwd` (clone calls under strace).
-fn threads_started(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Option<usize> {
-    let log = cwd.parent().unwrap().join("strace.log");
-    let status = Command::new("strace")
-        .args(["-f", "-qq", "-e", "trace=clone,clone3", "-o"])
-        .arg(&log)
-        .arg(util::ours())
-        .args(args)
-        .current_dir(cwd)
-        .env_clear()
-        .envs(env.iter().copied())
-        .stdout(Stdio::null())
-        .status()
-        .ok()?;
-    assert!(status.success(), "ls {args:?}");
-    let text = std::fs::read_to_string(&log).ok()?;
-    Some(text.lines().filter(|l| l.contains("clone")).count())
-}
-
 #[test]
 fn statls_threads_1_starts_no_thread() {
     // Large enough for every helper: split probes (2 048+), a long
@@ -285,7 +270,7 @@ fn statls_threads_1_starts_no_thread() {
         &["-R", "tree"],
         &["-lR", "tree"],
     ] {
-        let Some(n) = threads_started(t.path(), args, &one) else {
+        let Some(n) = util::threads_started(t.path(), args, &one) else {
             util::skipped("strace is not installed: thread starts not counted");
             return;
         };
@@ -294,6 +279,6 @@ fn statls_threads_1_starts_no_thread() {
     // The same commands do start threads otherwise (on two CPUs or more),
     // so the check above has something to catch.
     if std::thread::available_parallelism().is_ok_and(|n| n.get() > 1) {
-        assert!(threads_started(t.path(), &["-l", "big"], &auto).unwrap() > 0);
+        assert!(util::threads_started(t.path(), &["-l", "big"], &auto).unwrap() > 0);
     }
 }

@@ -38,7 +38,7 @@ use super::probe::{FactsList, Prober};
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::options::SortKey;
-use crate::parallel::{self, Scope};
+use crate::parallel::{self, Lookup, Scope, Strategy};
 use crate::plan::Plan;
 use crate::sort::{apply_order, sorted_order};
 use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
@@ -112,7 +112,7 @@ impl PackedNames {
         self.types.is_empty()
     }
 
-    /// What `prober` learns of each name, in order.
+    /// What `prober` learns of each name, in order, on this thread.
     pub fn probe(&self, prober: &Prober<'_>) -> FactsList {
         let mut facts = FactsList::with_capacity(self.len());
         for (name, file_type) in self.iter() {
@@ -580,8 +580,13 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
         |d| names.push(&d.name, d.file_type),
     );
     let probed = context.plan.count_probed(names.types.iter().copied());
-    let chosen = parallel::probe_strategy(context.config, fd.as_fd(), dev, probed);
-    let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && chosen.threads <= 1).then(|| {
+    let strategy = parallel::probe_strategy(context.config, fd.as_fd(), dev, probed);
+    // Only what is probed one at a time anyway: a large local directory is
+    // left to the walk, which splits it; a network one too, whose probes
+    // may wait on the server: the walk prints its heading first, as GNU,
+    // which matters when one of them hangs.
+    let one_at_a_time = matches!(strategy, Strategy::Sequential);
+    let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && one_at_a_time).then(|| {
         let prober = Prober {
             plan: &context.plan,
             xattrs: &context.xattrs,
@@ -589,7 +594,7 @@ fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outco
                 fd: fd.as_fd(),
                 path: &job.path,
             },
-            lookup: chosen.lookup,
+            lookup: Lookup::ByName,
         };
         names.probe(&prober)
     });

@@ -264,3 +264,24 @@ pub fn skipped(what: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stderr().lock(), "SKIPPED: {what}");
 }
+
+/// Threads our `ls ARGS` starts in `cwd` with only `env` (clone calls
+/// under strace); None where strace cannot run.
+pub fn threads_started(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Option<usize> {
+    let log = TempDir::new("strace-threads");
+    let log = log.path().join("strace.log");
+    let status = Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=clone,clone3", "-o"])
+        .arg(&log)
+        .arg(ours())
+        .args(args)
+        .current_dir(cwd)
+        .env_clear()
+        .envs(env.iter().copied())
+        .stdout(Stdio::null())
+        .status()
+        .ok()?;
+    assert!(status.success(), "ls {args:?}");
+    let text = std::fs::read_to_string(&log).ok()?;
+    Some(text.lines().filter(|l| l.contains("clone")).count())
+}

@@ -1,0 +1,142 @@
+//! Network filesystems at every temperature, on the project's FUSE test
+//! filesystem (latfs, bench/latfs): a warm mount (answers from the
+//! kernel's caches) is listed as GNU lists it, one entry after another,
+//! and makes no more requests than GNU; a mount whose answers wait on the
+//! server gets many requests in flight, from the first slow answers on,
+//! also when it turns slow in the middle of a directory; and threads live
+//! for the run, one pool for every directory. Every listing equals GNU ls
+//! 9.1's. Skipped, with a loud note, where FUSE, strace or GNU ls 9.1 is
+//! not available.
+
+mod util;
+
+use std::path::Path;
+
+use util::latfs::Latfs;
+use util::{assert_same, gnu, ours, run, TempDir};
+
+/// The most threads statls starts in a run: its probe pool and read-ahead
+/// workers together (`MAX_PROBE_THREADS`).
+const POOL_SIZE: usize = 32;
+
+/// `dirs` directories of `files` files each under `tree/`, and `flat/`
+/// with `files` files whose names begin with `a` then as many with `b`.
+fn source(dirs: usize, files: usize) -> TempDir {
+    let t = TempDir::new("pace-src");
+    let old = 1_600_000_000;
+    for i in 0..files {
+        t.file(format!("flat/a{i:04}"), i % 7, old);
+        t.file(format!("flat/b{i:04}"), i % 5, old);
+    }
+    for d in 0..dirs {
+        for i in 0..files {
+            t.file(format!("tree/d{d:02}/Café-{i:03}.txt"), i, old);
+        }
+    }
+    t
+}
+
+fn requests(fs: &Latfs, program: &Path, args: &[&str], env: &[(&str, &str)]) -> u64 {
+    fs.reset();
+    let _ = run(program, fs.path(), args, env);
+    fs.counts()["total"]
+}
+
+/// A warm mount (a minute of attribute and entry caching, as sshfs's and
+/// NFS's defaults), with or without xattrs (sshfs has none: its getxattr
+/// answers ENOSYS), and a cold one (nothing cached): the same listing as
+/// GNU's, and no more requests to the server than GNU makes.
+#[test]
+fn a_mount_warm_or_cold_costs_no_more_requests_than_gnu() {
+    let Some(g) = gnu() else {
+        eprintln!("NOTE: skipping: /bin/ls is not GNU ls 9.1");
+        return;
+    };
+    let src = source(8, 60);
+    let mounts = [
+        "timeout=60",
+        "timeout=60,fail_op=getxattr,fail_errno=38",
+        "timeout=0",
+    ];
+    for options in mounts {
+        let Some(fs) = Latfs::mount(src.path(), options) else {
+            return;
+        };
+        for args in [
+            &["-l", "flat"][..],
+            &["-lR", "tree"],
+            &["--color=always", "flat"],
+        ] {
+            // Warm the caches, then count.
+            let theirs = run(&g, fs.path(), args, &[]);
+            let mine = run(&ours(), fs.path(), args, &[]);
+            assert_same(&format!("-o {options}: ls {args:?}"), &theirs, &mine);
+            let gnu_requests = requests(&fs, &g, args, &[]);
+            let our_requests = requests(&fs, &ours(), args, &[]);
+            assert!(
+                our_requests <= gnu_requests,
+                "-o {options}: ls {args:?} made {our_requests} requests, GNU {gnu_requests}"
+            );
+        }
+    }
+}
+
+/// Threads are started once for the run, not per directory: `-lR` of 40
+/// directories, warm or with every request waiting on the server, starts
+/// at most the pool's size.
+#[test]
+fn a_recursive_listing_starts_at_most_the_pool() {
+    let Some(g) = gnu() else {
+        eprintln!("NOTE: skipping: /bin/ls is not GNU ls 9.1");
+        return;
+    };
+    let src = source(40, 30);
+    for options in ["timeout=60", "timeout=0,delay_us=200"] {
+        let Some(fs) = Latfs::mount(src.path(), options) else {
+            return;
+        };
+        for args in [&["-lR", "tree"][..], &["-R", "--color=always", "tree"]] {
+            let theirs = run(&g, fs.path(), args, &[]);
+            let mine = run(&ours(), fs.path(), args, &[]);
+            assert_same(&format!("-o {options}: ls {args:?}"), &theirs, &mine);
+            let Some(threads) = util::threads_started(fs.path(), args, &[]) else {
+                util::skipped("strace is not installed: thread starts not counted");
+                return;
+            };
+            assert!(
+                threads <= POOL_SIZE,
+                "-o {options}: ls {args:?} started {threads} threads"
+            );
+        }
+    }
+}
+
+/// A mount that turns slow in the middle of a directory (every `b*`
+/// entry's getattr waits 20 ms): from the first slow answers on, requests
+/// overlap; the listing is GNU's. With `STATLS_THREADS=1`, one request at
+/// a time, as GNU.
+#[test]
+fn a_mount_turning_slow_mid_listing_is_overlapped_from_then_on() {
+    let Some(g) = gnu() else {
+        eprintln!("NOTE: skipping: /bin/ls is not GNU ls 9.1");
+        return;
+    };
+    let src = source(0, 40);
+    let options = "timeout=0,hang_op=getattr,hang_name=b*,hang_ms=20";
+    let Some(fs) = Latfs::mount(src.path(), options) else {
+        return;
+    };
+    let args = ["-l", "flat"];
+    let theirs = run(&g, fs.path(), &args, &[]);
+    for (env, overlapped) in [(&[][..], true), (&[("STATLS_THREADS", "1")], false)] {
+        fs.reset();
+        let mine = run(&ours(), fs.path(), &args, env);
+        let in_flight = fs.counts()["max_inflight"];
+        assert_same(&format!("ls -l flat {env:?}"), &theirs, &mine);
+        if overlapped {
+            assert!(in_flight > 1, "slow answers were not overlapped");
+        } else {
+            assert_eq!(in_flight, 1, "STATLS_THREADS=1 overlapped requests");
+        }
+    }
+}
