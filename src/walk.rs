@@ -38,6 +38,7 @@ mod pipeline;
 mod prefetch;
 mod probe;
 mod report;
+mod trial;
 
 /// A directory waiting to be listed.
 struct Pending {

@@ -82,7 +82,9 @@ impl Walker<'_> {
     pub(super) fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
         ahead.expire();
         let probed = self.plan.probes_files();
-        let pays = parallel::read_ahead_pays(self.config, self.remote, probed, self.mean_entries);
+        let beside = ahead.runs_beside();
+        let pays =
+            parallel::read_ahead_pays(self.config, self.remote, probed, self.mean_entries, beside);
         if ahead.window() == 0 || !pays {
             return;
         }

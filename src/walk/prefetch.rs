@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 
 use super::filter::Filter;
 use super::probe::{FactsList, Prober};
+use super::trial::Trial;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::options::SortKey;
@@ -297,6 +298,8 @@ pub struct Prefetcher<'a> {
     /// Jobs whose results went stale (the walk reads ahead such a
     /// directory once more at most).
     stale: HashSet<u64>,
+    /// Whether the workers run beside the walk.
+    trial: Trial,
 }
 
 impl Shared {
@@ -353,6 +356,7 @@ impl<'env> Prefetcher<'env> {
             outstanding: 0,
             withdrawn: HashSet::new(),
             stale: HashSet::new(),
+            trial: Trial::default(),
         }
     }
 
@@ -361,8 +365,9 @@ impl<'env> Prefetcher<'env> {
         self.window.min(self.shared.cap.load(Ordering::Relaxed))
     }
 
-    /// The walk has listed `entries` more entries.
-    pub fn listed(&self, entries: usize) {
+    /// The walk has listed a directory of `entries` entries.
+    pub fn listed(&mut self, entries: usize) {
+        self.trial.listed();
         self.shared
             .listed
             .fetch_add(entries as u64, Ordering::Relaxed);
@@ -419,6 +424,12 @@ impl<'env> Prefetcher<'env> {
         self.outstanding = 0;
     }
 
+    /// Whether the workers run beside the walk, on another CPU (see
+    /// [`parallel::read_ahead_runs_beside`]).
+    pub fn runs_beside(&self) -> bool {
+        self.trial.beside()
+    }
+
     /// Whether job `id`'s result was dropped as stale.
     pub fn went_stale(&self, id: u64) -> bool {
         self.stale.contains(&id)
@@ -448,6 +459,9 @@ impl<'env> Prefetcher<'env> {
             .map(|i| self.next_id + i as u64)
             .collect();
         self.next_id += ids.len() as u64;
+        if !ids.is_empty() {
+            self.trial.submitted();
+        }
         self.outstanding += ids.len();
         // Reversed onto the stack: the first to be listed ends on top.
         for (&id, (name, path)) in ids.iter().zip(dirs).rev() {
@@ -466,6 +480,7 @@ impl<'env> Prefetcher<'env> {
     /// is withdrawn: the caller does it). While a worker is on it, the
     /// caller does queued jobs itself rather than sleep.
     pub fn take(&mut self, id: u64) -> Option<Outcome> {
+        self.trial.taken();
         if self.withdrawn.remove(&id) {
             self.stale.remove(&id);
             return None;
