@@ -190,6 +190,12 @@ pub fn any_remote(dirs: &[Entry]) -> bool {
 /// directories of 20 files: 20 ms on one thread, 31 with a worker).
 const READ_AHEAD_MEAN_MIN: usize = 100;
 
+/// The mean the walk starts from, before any directory is listed: high
+/// enough that the first subdirectories are read ahead, low enough that a
+/// tree of small ones stops it after about ten (the walk's mean moves an
+/// eighth of the way to each directory's count).
+pub const READ_AHEAD_MEAN_START: usize = 4 * READ_AHEAD_MEAN_MIN;
+
 /// Whether the walk reads the next subdirectories ahead, given the mean
 /// number of entries of the directories listed lately: always where each
 /// directory waits on a server, or where its entries are `probed` (a stat

@@ -117,7 +117,7 @@ impl<'a> Walker<'a> {
             spare: Vec::new(),
             dir_buffer: DirBuffer::default(),
             remote: false,
-            mean_entries: 1_000,
+            mean_entries: parallel::READ_AHEAD_MEAN_START,
         }
     }
 
