@@ -26,11 +26,13 @@ use crate::sys::path::child_path;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 use chain::{DirChain, DirId};
-use prefetch::{DirRead, Listing, Prefetcher};
+use dir_read::{DirRead, Listing};
+use prefetch::Prefetcher;
 use probe::{Facts, Prober};
 
 mod chain;
 mod concurrent;
+mod dir_read;
 mod filter;
 mod open;
 mod operands;
@@ -186,7 +188,7 @@ impl<'a> Walker<'a> {
                 })
             })
             .collect();
-        let context = prefetch::Context {
+        let context = dir_read::Context {
             config: self.config,
             collate_bytes: self.collate_bytes,
             plan: Arc::clone(&self.plan),
