@@ -186,22 +186,61 @@ pub fn any_remote(dirs: &[Entry]) -> bool {
 /// Entries a local directory must hold (on average over those listed
 /// lately) for reading it ahead to pay when nothing in it is stat'ed:
 /// reading is then all a directory costs, and below this handing it to a
-/// worker and back costs more (`ls -R` of 2 000 directories of 20 files:
-/// 20 ms on one thread, 31 with a worker, GNU 26; of 250 of 200: 14 and
-/// 16; of 200 of 1 000: 62 and 58).
-const READ_AHEAD_MEAN_MIN: usize = 512;
+/// worker and back costs more than it saves (`ls -R` of 2 000
+/// directories of 20 files: 20 ms on one thread, 31 with a worker).
+const READ_AHEAD_MEAN_MIN: usize = 100;
+
+/// The mean the walk starts from, before any directory is listed: high
+/// enough that the first subdirectories are read ahead, low enough that a
+/// tree of small ones stops it after about ten (the walk's mean moves an
+/// eighth of the way to each directory's count).
+pub const READ_AHEAD_MEAN_START: usize = 4 * READ_AHEAD_MEAN_MIN;
 
 /// Whether the walk reads the next subdirectories ahead, given the mean
 /// number of entries of the directories listed lately: always where each
 /// directory waits on a server, or where its entries are `probed` (a stat
 /// each: read ahead pays from a few entries a directory), or when asked
 /// for (`STATLS_THREADS=N`); for bare names, from
-/// [`READ_AHEAD_MEAN_MIN`] entries a directory.
-pub fn read_ahead_pays(config: &Config, remote: bool, probed: bool, mean: usize) -> bool {
+/// [`READ_AHEAD_MEAN_MIN`] entries a directory, and only while the
+/// workers run `beside` the walk (see [`read_ahead_runs_beside`]).
+pub fn read_ahead_pays(
+    config: &Config,
+    remote: bool,
+    probed: bool,
+    mean: usize,
+    beside: bool,
+) -> bool {
     remote
         || probed
         || matches!(config.probes, ProbeConcurrency::Forced(_))
-        || mean >= READ_AHEAD_MEAN_MIN
+        || (mean >= READ_AHEAD_MEAN_MIN && beside)
+}
+
+/// Directories taken back from the read-ahead in each stretch over which
+/// [`read_ahead_runs_beside`] is asked (a few milliseconds of a walk).
+pub const READ_AHEAD_TRIAL: usize = 32;
+
+/// Directories the walk lists alone after a stretch in which the
+/// read-ahead did not run beside it, before trying it again (doubled
+/// after each such stretch in a row, up to 64 times): a stretch that
+/// finds it still on the walk's CPU costs about 15 % more than the walk
+/// alone.
+pub const READ_AHEAD_REST: usize = 64;
+
+/// Whether the read-ahead workers ran beside the walk, on another CPU,
+/// over a stretch of `wall` time in which the process used `cpu`: a
+/// scheduler may keep them on the walk's CPU however many are free (some
+/// virtual machines pack threads onto as few CPUs as they can), and a
+/// worker that only takes turns with the walk costs its hand-overs and
+/// saves nothing where reading is all a directory costs (`ls -R` of 400
+/// directories of 500 files: 0.70 of GNU's time so, 0.60 on one thread,
+/// 0.45 on two CPUs). Beside: at least an eighth of a CPU more than the
+/// walk's own (the process's CPU time is only brought up to date when a
+/// thread is switched or ticks: over 16 directories, a stretch beside
+/// measured anything from 0.7 to 2.6 CPUs, most above 1.4; one taking
+/// turns 0.95 to 1.05).
+pub fn read_ahead_runs_beside(cpu: std::time::Duration, wall: std::time::Duration) -> bool {
+    cpu >= wall + wall / 8
 }
 
 /// Long listings from this many lines are formatted on two threads.
@@ -309,4 +348,19 @@ pub fn with_helper<T: Send, U>(
         let theirs = spawned.ok().and_then(|h| h.join().ok());
         (mine, theirs)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn read_ahead_runs_beside_from_an_eighth_cpu_more_than_the_walk() {
+        let wall = Duration::from_millis(8);
+        assert!(!read_ahead_runs_beside(Duration::from_millis(8), wall));
+        assert!(!read_ahead_runs_beside(Duration::from_micros(8_999), wall));
+        assert!(read_ahead_runs_beside(Duration::from_millis(9), wall));
+        assert!(read_ahead_runs_beside(Duration::from_millis(16), wall));
+    }
 }

@@ -26,11 +26,13 @@ use crate::sys::path::child_path;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 use chain::{DirChain, DirId};
-use prefetch::{DirRead, Listing, Prefetcher};
+use dir_read::{DirRead, Listing};
+use prefetch::Prefetcher;
 use probe::{Facts, Prober};
 
 mod chain;
 mod concurrent;
+mod dir_read;
 mod filter;
 mod open;
 mod operands;
@@ -38,6 +40,7 @@ mod pipeline;
 mod prefetch;
 mod probe;
 mod report;
+mod trial;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -116,7 +119,7 @@ impl<'a> Walker<'a> {
             spare: Vec::new(),
             dir_buffer: DirBuffer::default(),
             remote: false,
-            mean_entries: 1_000,
+            mean_entries: parallel::READ_AHEAD_MEAN_START,
         }
     }
 
@@ -185,7 +188,7 @@ impl<'a> Walker<'a> {
                 })
             })
             .collect();
-        let context = prefetch::Context {
+        let context = dir_read::Context {
             config: self.config,
             collate_bytes: self.collate_bytes,
             plan: Arc::clone(&self.plan),

@@ -193,9 +193,9 @@ const THRESHOLDS: &[(&str, &str, &str)] = &[
         "const LOCAL_SPLIT_MIN: usize = 2048;",
     ),
     (
-        "directories of 512+ entries lately",
+        "directories of 100+ entries lately",
         "parallel.rs",
-        "const READ_AHEAD_MEAN_MIN: usize = 512;",
+        "const READ_AHEAD_MEAN_MIN: usize = 100;",
     ),
     (
         "long listings of 8 192+ lines",

@@ -562,7 +562,7 @@ fn a_tree_of_small_directories_is_listed_by_the_walk_itself() {
     need_strace!();
     // Reading a small directory is all `-R` costs for it: handing it to a
     // worker and back costs more, so once the directories listed turn out
-    // small (a moving mean of their entries, starting high: five
+    // small (a moving mean of their entries, starting high: about ten
     // directories here), the walk stops reading ahead and reads them
     // itself: at most the first dozen of these 60 are read by a worker.
     let t = TempDir::new("small-dirs");

@@ -158,6 +158,20 @@ pub fn cpus() -> usize {
     })
 }
 
+/// CPU time this process has used so far, all its threads together
+/// (`CLOCK_PROCESS_CPUTIME_ID`); `None` where the kernel will not say.
+pub fn process_cpu_time() -> Option<std::time::Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the call's duration.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    let secs = u64::try_from(ts.tv_sec).ok()?;
+    let nanos = u32::try_from(ts.tv_nsec).ok()?;
+    (rc == 0).then(|| std::time::Duration::new(secs, nanos))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,8 @@
 
 use std::ffi::CString;
 
-use super::prefetch::{self, DirRead, Outcome, Prefetcher};
+use super::dir_read::{self, DirRead, Outcome};
+use super::prefetch::Prefetcher;
 use super::{Pending, Walker, Work};
 use crate::parallel;
 use crate::sys::limits::is_descriptor_exhaustion;
@@ -67,11 +68,11 @@ impl Walker<'_> {
         Some(match self.chain.parent().filter(|_| !pending.operand) {
             Some(parent) => {
                 let name = CString::new(pending.name()).ok()?;
-                prefetch::open_identified(Base::Dir(parent), &name, recursive)
+                dir_read::open_identified(Base::Dir(parent), &name, recursive)
             }
             None => {
                 let path = CString::new(pending.path.clone()).ok()?;
-                prefetch::open_identified(Base::Cwd, &path, recursive)
+                dir_read::open_identified(Base::Cwd, &path, recursive)
             }
         })
     }
@@ -82,7 +83,9 @@ impl Walker<'_> {
     pub(super) fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
         ahead.expire();
         let probed = self.plan.probes_files();
-        let pays = parallel::read_ahead_pays(self.config, self.remote, probed, self.mean_entries);
+        let beside = ahead.runs_beside();
+        let pays =
+            parallel::read_ahead_pays(self.config, self.remote, probed, self.mean_entries, beside);
         if ahead.window() == 0 || !pays {
             return;
         }

@@ -19,8 +19,8 @@ use std::collections::VecDeque;
 use std::os::fd::BorrowedFd;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
+use super::dir_read::PackedNames;
 use super::filter::Filter;
-use super::prefetch::PackedNames;
 use super::probe::{FactsList, Prober, Problems};
 use crate::entry::Entry;
 use crate::parallel;

@@ -2,7 +2,7 @@
 //! directory, a few workers open and read the subdirectories that come
 //! next (and, where that is how they would be probed, stat their entries,
 //! and where nothing went wrong, make and sort them, leaving the walk only
-//! the printing). Nothing is printed or reported by a worker: each result waits
+//! the printing: `dir_read`). Nothing is printed or reported by a worker: each result waits
 //! until the walk reaches its directory, which then goes on exactly as if
 //! it had been read there and then, so output, messages and their order do
 //! not change.
@@ -27,114 +27,17 @@
 #![forbid(unsafe_code)]
 
 use std::collections::{HashMap, HashSet};
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::filter::Filter;
-use super::probe::{FactsList, Prober};
-use crate::config::Config;
-use crate::entry::Entry;
-use crate::options::SortKey;
-use crate::parallel::{self, Lookup, Scope, Strategy};
-use crate::plan::Plan;
-use crate::sort::{apply_order, sorted_order};
-use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
+use super::dir_read::{bytes_in, read_ahead, Context, Outcome, HELD_BYTES_MAX};
+use super::trial::Trial;
+use crate::parallel::{self, Scope};
+use crate::sys::dir::DirBuffer;
 use crate::sys::limits::is_descriptor_exhaustion;
-use crate::sys::stat::{stat_fd, Base, Need};
-use crate::sys::xattr::{AclProbe, InDir};
-use crate::sys::{FileType, Metadata};
-
-/// Everything about a directory that can be learned before it is listed.
-pub struct DirRead {
-    pub fd: OwnedFd,
-    /// The `(dev, ino)` stat for loop detection (`-R` only).
-    pub ident: Option<std::io::Result<Metadata>>,
-    /// The entries kept by the filter, and the error that ended reading.
-    pub listing: Option<(Listing, Option<std::io::Error>)>,
-    /// The entries' probes, in entry order, when done ahead (and not yet
-    /// recorded in a sorted listing).
-    pub facts: Option<FactsList>,
-}
-
-/// A directory's entries as read ahead.
-pub enum Listing {
-    /// The names, in the order read.
-    Names(PackedNames),
-    /// The entries made, their probes recorded and sorted as the walk
-    /// sorts them: only printing is left.
-    Sorted(Vec<Entry>),
-}
-
-/// Entries read ahead, compactly: the names back to back (each with its
-/// NUL) and their `d_type`s. Waiting results cost a few bytes per entry
-/// and no allocation per name; the walk makes entries of them when it
-/// reaches the directory.
-#[derive(Default)]
-pub struct PackedNames {
-    bytes: Vec<u8>,
-    types: Vec<FileType>,
-}
-
-impl PackedNames {
-    /// Room for `names` names of `bytes` bytes in all, allocated once.
-    pub fn with_capacity(names: usize, bytes: usize) -> PackedNames {
-        PackedNames {
-            bytes: Vec::with_capacity(bytes),
-            types: Vec::with_capacity(names),
-        }
-    }
-
-    pub fn push(&mut self, name: &CStr, file_type: FileType) {
-        self.bytes.extend_from_slice(name.to_bytes_with_nul());
-        self.types.push(file_type);
-    }
-
-    /// Bytes held.
-    fn bytes(&self) -> usize {
-        self.bytes.len() + self.types.len()
-    }
-
-    fn iter(&self) -> impl Iterator<Item = (&CStr, FileType)> {
-        self.bytes
-            .split_inclusive(|&b| b == 0)
-            .filter_map(|n| CStr::from_bytes_with_nul(n).ok())
-            .zip(self.types.iter().copied())
-    }
-
-    pub fn len(&self) -> usize {
-        self.types.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.types.is_empty()
-    }
-
-    /// What `prober` learns of each name, in order, on this thread.
-    pub fn probe(&self, prober: &Prober<'_>) -> FactsList {
-        let mut facts = FactsList::with_capacity(self.len());
-        for (name, file_type) in self.iter() {
-            facts.push(prober.probe(name, file_type));
-        }
-        facts
-    }
-
-    /// Appends the entries to `out`.
-    pub fn unpack_into(&self, out: &mut Vec<Entry>) {
-        out.reserve(self.types.len());
-        out.extend(self.iter().map(|(n, t)| Entry::new(n.to_owned(), t)));
-    }
-}
-
-/// Entries up to which a worker also probes what it read ahead (their
-/// facts fill at most half the budget of what may wait): beyond, the walk
-/// probes the directory itself, on as many threads as pays.
-const PROBE_AHEAD_MAX: usize = HELD_BYTES_MAX / 2 / FactsList::ENTRY_BYTES;
-
-/// A directory read ahead: `Err` if it could not be opened.
-pub type Outcome = std::io::Result<DirRead>;
 
 /// How long after its reading ended a directory read ahead may still be
 /// listed from what was read.
@@ -158,16 +61,6 @@ impl Done {
         now.saturating_duration_since(self.at) > MAX_AGE
             || listed.saturating_sub(self.listed) > MAX_LISTED_BETWEEN
     }
-}
-
-/// What the workers share with the walk (read-only).
-#[derive(Clone)]
-pub struct Context<'a> {
-    pub config: &'a Config,
-    /// Names sort in byte order (the walk's `collate_bytes`).
-    pub collate_bytes: bool,
-    pub plan: Arc<Plan>,
-    pub xattrs: Arc<AclProbe>,
 }
 
 struct Job {
@@ -194,39 +87,6 @@ struct State {
     /// makes several per directory).
     idle_workers: usize,
     walk_waits: bool,
-}
-
-/// Bytes that may wait in results read ahead (names and probes, or
-/// entries made and sorted) before the workers pause: a tree of huge
-/// directories is read ahead one or two at a time, a tree of small ones up
-/// to the window. A thousand entries made, stat'ed and sorted take about
-/// 190 KB; with the sort done ahead, more waiting than this measured no
-/// faster (`-lR` of 200 x 1 000 files: 448 KiB no better than 256 or 320).
-const HELD_BYTES_MAX: usize = 320 * 1024;
-
-/// Heap bytes of one entry made ahead: the record, its name and its stat,
-/// each allocation with malloc's 16 bytes.
-fn entry_bytes(e: &Entry) -> usize {
-    let meta = e
-        .meta
-        .as_ref()
-        .map_or(0, |_| std::mem::size_of::<Metadata>() + 16);
-    std::mem::size_of::<Entry>() + e.name.as_bytes().len() + 17 + meta
-}
-
-/// Bytes a result read ahead holds until it is listed.
-fn bytes_in(outcome: &Outcome) -> usize {
-    match outcome {
-        Ok(read) => {
-            let listing = match read.listing.as_ref() {
-                Some((Listing::Names(names), _)) => names.bytes(),
-                Some((Listing::Sorted(entries), _)) => entries.iter().map(entry_bytes).sum(),
-                None => 0,
-            };
-            listing + read.facts.as_ref().map_or(0, FactsList::bytes)
-        }
-        Err(_) => 0,
-    }
 }
 
 impl State {
@@ -297,6 +157,8 @@ pub struct Prefetcher<'a> {
     /// Jobs whose results went stale (the walk reads ahead such a
     /// directory once more at most).
     stale: HashSet<u64>,
+    /// Whether the workers run beside the walk.
+    trial: Trial,
 }
 
 impl Shared {
@@ -353,6 +215,7 @@ impl<'env> Prefetcher<'env> {
             outstanding: 0,
             withdrawn: HashSet::new(),
             stale: HashSet::new(),
+            trial: Trial::default(),
         }
     }
 
@@ -361,8 +224,9 @@ impl<'env> Prefetcher<'env> {
         self.window.min(self.shared.cap.load(Ordering::Relaxed))
     }
 
-    /// The walk has listed `entries` more entries.
-    pub fn listed(&self, entries: usize) {
+    /// The walk has listed a directory of `entries` entries.
+    pub fn listed(&mut self, entries: usize) {
+        self.trial.listed();
         self.shared
             .listed
             .fetch_add(entries as u64, Ordering::Relaxed);
@@ -419,6 +283,12 @@ impl<'env> Prefetcher<'env> {
         self.outstanding = 0;
     }
 
+    /// Whether the workers run beside the walk, on another CPU (see
+    /// [`parallel::read_ahead_runs_beside`]).
+    pub fn runs_beside(&self) -> bool {
+        self.trial.beside()
+    }
+
     /// Whether job `id`'s result was dropped as stale.
     pub fn went_stale(&self, id: u64) -> bool {
         self.stale.contains(&id)
@@ -448,6 +318,9 @@ impl<'env> Prefetcher<'env> {
             .map(|i| self.next_id + i as u64)
             .collect();
         self.next_id += ids.len() as u64;
+        if !ids.is_empty() {
+            self.trial.submitted();
+        }
         self.outstanding += ids.len();
         // Reversed onto the stack: the first to be listed ends on top.
         for (&id, (name, path)) in ids.iter().zip(dirs).rev() {
@@ -466,6 +339,7 @@ impl<'env> Prefetcher<'env> {
     /// is withdrawn: the caller does it). While a worker is on it, the
     /// caller does queued jobs itself rather than sleep.
     pub fn take(&mut self, id: u64) -> Option<Outcome> {
+        self.trial.taken();
         if self.withdrawn.remove(&id) {
             self.stale.remove(&id);
             return None;
@@ -493,7 +367,13 @@ impl<'env> Prefetcher<'env> {
                 .flatten();
             if let Some(job) = job {
                 drop(state);
-                let outcome = read_ahead(&self.context, &job, &mut self.buffer);
+                let outcome = read_ahead(
+                    &self.context,
+                    job.parent.as_fd(),
+                    &job.name,
+                    &job.path,
+                    &mut self.buffer,
+                );
                 state = lock(&self.shared.state);
                 state.finish(job.id, outcome, &self.shared);
                 continue;
@@ -534,7 +414,13 @@ fn work(shared: &Shared, context: &Context<'_>) {
                 state.idle_workers -= 1;
             }
         };
-        let outcome = read_ahead(context, &job, &mut buffer);
+        let outcome = read_ahead(
+            context,
+            job.parent.as_fd(),
+            &job.name,
+            &job.path,
+            &mut buffer,
+        );
         let mut state = lock(&shared.state);
         state.running.remove(&job.id);
         if !state.closed {
@@ -546,103 +432,6 @@ fn work(shared: &Shared, context: &Context<'_>) {
             shared.finished.notify_all();
         }
     }
-}
-
-/// Opens the directory `name` under `base`, and with `-R` (`identify`)
-/// asks it for its (dev, ino): loop detection needs nothing else, so from
-/// the cache (no server round-trip on network filesystems). Not read yet.
-pub fn open_identified(base: Base<'_>, name: &CStr, identify: bool) -> Outcome {
-    let fd = open_dir(base, name)?;
-    Ok(DirRead {
-        ident: identify.then(|| stat_fd(fd.as_fd(), Need::INO, true)),
-        fd,
-        listing: None,
-        facts: None,
-    })
-}
-
-/// Opens, identifies and reads one directory, and probes its entries when
-/// they would be probed one at a time anyway.
-fn read_ahead(context: &Context<'_>, job: &Job, buffer: &mut DirBuffer) -> Outcome {
-    let opened = open_identified(Base::Dir(job.parent.as_fd()), &job.name, true)?;
-    let fd = opened.fd;
-    let ident = opened.ident;
-    let dev = ident
-        .as_ref()
-        .and_then(|i| i.as_ref().ok())
-        .map(|m| m.dev());
-    let filter = Filter::new(context.config);
-    let mut names = PackedNames::default();
-    let read_error = read_dir_each(
-        fd.as_fd(),
-        buffer,
-        |name| filter.keep(name),
-        |d| names.push(&d.name, d.file_type),
-    );
-    let probed = context.plan.count_probed(names.types.iter().copied());
-    let strategy = parallel::probe_strategy(context.config, fd.as_fd(), dev, probed);
-    // Only what is probed one at a time anyway: a large local directory is
-    // left to the walk, which splits it; a network one too, whose probes
-    // may wait on the server: the walk prints its heading first, as GNU,
-    // which matters when one of them hangs.
-    let one_at_a_time = matches!(strategy, Strategy::Sequential);
-    let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && one_at_a_time).then(|| {
-        let prober = Prober {
-            plan: &context.plan,
-            xattrs: &context.xattrs,
-            dir: InDir {
-                fd: fd.as_fd(),
-                path: &job.path,
-            },
-            lookup: Lookup::ByName,
-        };
-        names.probe(&prober)
-    });
-    let (listing, facts) = match sorted_ahead(context, &names, facts, probed) {
-        Ok(entries) => (Listing::Sorted(entries), None),
-        Err(facts) => (Listing::Names(names), facts),
-    };
-    Ok(DirRead {
-        fd,
-        ident,
-        listing: Some((listing, read_error)),
-        facts,
-    })
-}
-
-/// The entries of `names`, `facts` recorded, sorted as the walk would sort
-/// them, when that can be done ahead: every entry the plan probes was
-/// probed and none went wrong (what goes wrong is reported by the walk, in
-/// the order read), the sort needs nothing of the printer (`--sort=width`
-/// measures names as printed), and the entries fit half the budget of
-/// what may wait. Otherwise the facts back, for the walk.
-fn sorted_ahead(
-    context: &Context<'_>,
-    names: &PackedNames,
-    facts: Option<FactsList>,
-    probed: usize,
-) -> Result<Vec<Entry>, Option<FactsList>> {
-    let complete = match &facts {
-        Some(facts) => !facts.any_problem(),
-        None => probed == 0,
-    };
-    let per_entry = std::mem::size_of::<Entry>() + 48 + std::mem::size_of::<Metadata>();
-    let fits = names.types.len() * per_entry <= HELD_BYTES_MAX / 2;
-    if !complete || !fits || context.config.sort == SortKey::Width {
-        return Err(facts);
-    }
-    let mut entries = Vec::new();
-    names.unpack_into(&mut entries);
-    if let Some(facts) = facts {
-        for (entry, facts) in entries.iter_mut().zip(facts) {
-            // Nothing to report: checked above.
-            let _ = facts.record_into(entry);
-        }
-    }
-    if let Some(order) = sorted_order(&entries, context.config, context.collate_bytes, &|_| 0) {
-        apply_order(&mut entries, order);
-    }
-    Ok(entries)
 }
 
 #[cfg(test)]
