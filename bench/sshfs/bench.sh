@@ -11,7 +11,7 @@
 #   MOUNTS="warm cold cold-lat"   which mounts (warm-lat too, if you like)
 #   LOCALES="C en_US.UTF-8"       a locale that is not generated is left out
 #   CASES="l color lR"            -l, --color=always (flat dir), -lR (tree)
-#   RUNS_WARM=21 RUNS_COLD=5 RUNS_LAT=3   timed GNU/statls pairs per cell on
+#   RUNS_WARM=21 RUNS_COLD=7 RUNS_LAT=3   timed GNU/statls pairs per cell on
 #                                 warm (and warm-lat), cold, cold-lat
 #   RUNS_LAT_TREE=1               pairs for -lR on cold-lat (GNU takes about
 #                                 40 s a run there)
@@ -35,7 +35,7 @@ GNU=${GNU:-/bin/ls}
 MOUNTS=${MOUNTS:-warm cold cold-lat}
 LOCALES=${LOCALES:-C en_US.UTF-8}
 CASES=${CASES:-l color lR}
-export RUNS_WARM=${RUNS_WARM:-21} RUNS_COLD=${RUNS_COLD:-5} RUNS_LAT=${RUNS_LAT:-3} RUNS_LAT_TREE=${RUNS_LAT_TREE:-1}
+export RUNS_WARM=${RUNS_WARM:-21} RUNS_COLD=${RUNS_COLD:-7} RUNS_LAT=${RUNS_LAT:-3} RUNS_LAT_TREE=${RUNS_LAT_TREE:-1}
 OUT=${OUT:-$repo/bench/out/sshfs-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
