@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 pub mod enosys;
 pub mod latfs;
 pub mod pty;
+pub mod strace;
 
 /// The locales `locale -a` lists (its spelling: `de_DE.utf8`).
 pub fn generated_locales() -> Vec<String> {
