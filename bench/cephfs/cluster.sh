@@ -233,8 +233,8 @@ up() {
     if ! alive osd.0 >/dev/null; then
         # a new cluster: what ran of the old one goes, its state with it
         down 2>/dev/null
-        rm -rf "$DIR/state" "$CONF"
-        mkdir -p "$DIR/state"
+        rm -rf "$DIR/state" "$CONF" "$RUN"
+        mkdir -p "$DIR/state" "$RUN"
         write_conf
     fi
     start_mon
