@@ -24,7 +24,8 @@
 # Listers (B runs the command in DIR/b/exp, stdout to /dev/null, again and
 # again until fio ends): none, gnu-color (GNU --color=always), ours-color,
 # ours-color-cached (--color=always --cached=always), gnu-l (GNU -l), ours-l,
-# ours-l-cached (-l --cached=always). The MDS logs each client request
+# ours-l-cached (-l --cached=always); ours-color-t1 and ours-l-t1 (statls
+# with STATLS_THREADS=1: one request at a time, as GNU). The MDS logs each client request
 # (debug_mds 4) during the runs: the table gives B's requests per listing
 # by type and caps mask. A benchmark: nothing fails on a slow figure.
 set -euo pipefail
@@ -56,6 +57,8 @@ lister_cmd() {
     gnu-l) echo "$GNU -l" ;;
     ours-l) echo "$OURS -l" ;;
     ours-l-cached) echo "$OURS -l --cached=always" ;;
+    ours-color-t1) echo "env STATLS_THREADS=1 $OURS --color=always" ;;
+    ours-l-t1) echo "env STATLS_THREADS=1 $OURS -l" ;;
     *) echo "unknown lister $1" >&2; exit 2 ;;
     esac
 }
@@ -68,13 +71,25 @@ fio --name=layout --rw=write --bs="$BS" --size="$SIZE" --filename="$CEPH/a/exp/b
 mds_asok config set debug_mds 4 >/dev/null
 bid=$(client_id b)
 
+# CPU ticks (user + system) of the clients and daemons: "name ticks" lines
+daemon_cpu() {
+    local d
+    for d in client.a client.b mds.a osd.0; do
+        echo "$d $(awk '{print $14 + $15}' "/proc/$(cat "$CEPH/run/$d.pid")/stat")"
+    done
+}
+
 # one run: lister $1, round $2 -> a line of results in $OUT/runs.tsv
 run_one() {
     local name=$1 rep=$2 cmd lister_pid="" stop count
     stop=$OUT/stop.$name.$rep count=$OUT/count.$name.$rep
     cmd=$(lister_cmd "$name")
     rm -f "$stop" "$count"
+    # one listing first, not counted: the client's cache as the loop keeps it
+    # shellcheck disable=SC2086
+    [[ -z $cmd ]] || (cd "$CEPH/b/exp" && $cmd >/dev/null 2>&1) || true
     mds_asok perf dump >"$OUT/perf0.$name.$rep.json"
+    daemon_cpu >"$OUT/cpu0.$name.$rep"
     local line0
     line0=$(($(mds_log_lines) + 1))
     if [[ -n $cmd ]]; then
@@ -91,7 +106,9 @@ run_one() {
                     ((wait_us > 0)) && sleep "$(printf '%d.%06d' $((wait_us / 1000000)) $((wait_us % 1000000)))"
                 fi
             done
-            echo "$n" >"$count"
+            # the listings' CPU seconds (user, system): times' second line
+            times >"$count.times"
+            echo "$n $(tail -1 "$count.times")" >"$count"
         ) &
         lister_pid=$!
     fi
@@ -102,6 +119,7 @@ run_one() {
     [[ -n $lister_pid ]] && wait "$lister_pid"
     sleep 1
     mds_asok perf dump >"$OUT/perf1.$name.$rep.json"
+    daemon_cpu >"$OUT/cpu1.$name.$rep"
     mds_requests_since "$line0" "$bid" >"$OUT/requests.$name.$rep.txt"
     rm -f "$stop"
 }
@@ -126,18 +144,28 @@ for name in listers:
         fio = load(f"fio.{name}.{rep}.json")["jobs"][0]["write"]
         p0, p1 = load(f"perf0.{name}.{rep}.json"), load(f"perf1.{name}.{rep}.json")
         d = lambda sec, k: p1[sec][k] - p0[sec][k]
-        n = 0
+        n, cpu = 0, 0.0
         cp = os.path.join(out, f"count.{name}.{rep}")
-        if os.path.exists(cp): n = int(open(cp).read())
+        if os.path.exists(cp):
+            words = open(cp).read().split()
+            n = int(words[0])
+            # times prints "0m1.234s": minutes and seconds
+            cpu = sum(int(w.split("m")[0]) * 60 + float(w.split("m")[1].rstrip("s"))
+                      for w in words[1:3])
+        ticks = os.sysconf("SC_CLK_TCK")
+        c0 = dict(l.split() for l in open(os.path.join(out, f"cpu0.{name}.{rep}")))
+        c1 = dict(l.split() for l in open(os.path.join(out, f"cpu1.{name}.{rep}")))
+        dcpu = {k: (int(c1[k]) - int(c0[k])) / ticks for k in c0}
         reqs = collections.Counter(l.strip() for l in open(os.path.join(out, f"requests.{name}.{rep}.txt")) if l.strip())
-        r.append(dict(mib=fio["bw_bytes"] / 2**20, n=n, revoke=d("mds", "ceph_cap_op_revoke"),
+        r.append(dict(mib=fio["bw_bytes"] / 2**20, n=n, cpu=cpu, fuse_b=dcpu["client.b"],
+                      fuse_a=dcpu["client.a"], revoke=d("mds", "ceph_cap_op_revoke"),
                       grant=d("mds", "ceph_cap_op_grant"), reqs=reqs))
     rows[name] = r
 def med(xs): return statistics.median(xs)
 def spread(xs, f="%.0f"): return (f + "–" + f) % (min(xs), max(xs))
 base = med([x["mib"] for x in rows["none"]]) if "none" in rows else None
-print("| lister | writer MiB/s median (min–max) | vs none | listings a run | cap revokes a listing median (min–max) | B's MDS requests a listing |")
-print("|---|---|---|---|---|---|")
+print("| lister | writer MiB/s median (min–max) | vs none | listings a run | cap revokes a listing median (min–max) | B's MDS requests a listing | CPU ms a listing: ls, ceph-fuse b | ceph-fuse a CPU s a run |")
+print("|---|---|---|---|---|---|---|---|")
 for name in listers:
     r = rows[name]
     mib = [x["mib"] for x in r]
@@ -153,6 +181,10 @@ for name in listers:
         ntot = sum(x["n"] for x in r)
         req = ", ".join("%s %.2f" % (k, v / ntot) for k, v in tot.most_common()) if ntot else ""
         n = "%d (%s)" % (med([x["n"] for x in r]), spread([x["n"] for x in r]))
-    print(f"| {name} | {med(mib):.0f} ({spread(mib)}) | {rel} | {n} | {rv} | {req} |")
+    cpu = "–" if name == "none" else "%.1f, %.1f" % (
+        med([1000 * x["cpu"] / x["n"] for x in r if x["n"]]),
+        med([1000 * x["fuse_b"] / x["n"] for x in r if x["n"]]))
+    fa = "%.1f" % med([x["fuse_a"] for x in r])
+    print(f"| {name} | {med(mib):.0f} ({spread(mib)}) | {rel} | {n} | {rv} | {req} | {cpu} | {fa} |")
 EOF
 echo "raw results in $OUT" >&2
