@@ -103,6 +103,9 @@ pub struct Config {
     pub probes: ProbeConcurrency,
     /// `--cached=MODE` / `LS_CACHED`: the sync flag of every statx.
     pub cached: CacheMode,
+    /// `--timeout=DURATION`: how long any one filesystem request may take
+    /// before it is given up (None: no limit).
+    pub timeout: Option<std::time::Duration>,
     /// The GNU ls release emulated, and so its behaviours.
     pub gnu: Gnu,
 }
