@@ -532,7 +532,7 @@ impl<'a> Walker<'a> {
             return;
         }
         if let Some(limit) = self.config.timeout {
-            for (i, problems) in self.probe_watched(dir, entries, limit) {
+            for (i, problems) in self.probe_watched(dir, dev, entries, limit) {
                 self.report_problems(dir.path, &entries[i], problems);
             }
             return;

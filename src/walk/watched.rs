@@ -13,6 +13,9 @@
 
 use std::ffi::CString;
 use std::os::fd::{AsFd, OwnedFd};
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -124,6 +127,7 @@ impl Walker<'_> {
     pub(super) fn probe_watched(
         &self,
         dir: InDir<'_>,
+        dev: Option<(u32, u32)>,
         entries: &mut [Entry],
         limit: Duration,
     ) -> Vec<(usize, super::probe::Problems)> {
@@ -136,6 +140,14 @@ impl Walker<'_> {
             }
             return problems;
         };
+        let n = entries.len();
+        // A large local directory starts on as many workers as it would be
+        // split over, taking entries a chunk at a time; elsewhere one
+        // worker, an entry at a time, and more when probes are slow.
+        let (workers, chunk) = match parallel::probe_strategy(self.config, dir.fd, dev, n) {
+            parallel::Strategy::Split { helpers, chunk } => (helpers + 1, chunk),
+            _ => (1, 1),
+        };
         let probes = Arc::new(Probes {
             plan: Arc::clone(&self.plan),
             xattrs: Arc::clone(&self.xattrs),
@@ -145,13 +157,18 @@ impl Walker<'_> {
                 .iter()
                 .map(|e| (e.name.clone(), e.file_type))
                 .collect(),
+            facts: (0..n).map(|_| Mutex::new(None)).collect(),
+            done: AtomicUsize::new(0),
+            start: Instant::now(),
+            last_answer: AtomicU64::new(0),
+            chunk,
             state: Mutex::new(State {
-                facts: (0..entries.len()).map(|_| None).collect(),
+                ranges: VecDeque::from([0..n]),
                 ..State::default()
             }),
             changed: Condvar::new(),
         });
-        let facts = probes.run(limit);
+        let facts = probes.run(limit, workers);
         let mut problems = Vec::new();
         for (i, (entry, facts)) in entries.iter_mut().zip(facts).enumerate() {
             let found = facts.record_into(entry);
@@ -171,13 +188,18 @@ fn stat_failed() -> Facts {
     }
 }
 
-/// One entry's probe in flight.
+/// One worker's probes in flight: the entry it is on, since when its
+/// request in flight waits, and what it knew when that request started.
 struct Flight {
+    now: Mutex<Current>,
+    /// The last entry of its chunk, plus one.
+    end: usize,
+}
+
+struct Current {
     item: usize,
     since: Instant,
-    /// What the probe knew when its request in flight started, to keep
-    /// if it is given up: nothing yet (its stat), or the stage after it.
-    stage: Option<Known>,
+    known: Option<Known>,
     given_up: bool,
 }
 
@@ -189,10 +211,29 @@ enum Known {
 }
 
 impl Flight {
+    fn lock(&self) -> MutexGuard<'_, Current> {
+        lock(&self.now)
+    }
+
+    /// Moves on to `item`; false once given up (the rest of the chunk went
+    /// back to the queue).
+    fn advance(&self, item: usize) -> bool {
+        let mut now = self.lock();
+        if now.given_up {
+            return false;
+        }
+        now.item = item;
+        now.since = Instant::now();
+        now.known = None;
+        true
+    }
+}
+
+impl Current {
     /// The facts of the entry with its request in flight given up.
     fn given_up_facts(&self) -> Facts {
         let timed_out = parallel::timed_out;
-        match &self.stage {
+        match &self.known {
             None => stat_failed(),
             Some(Known::Xattrs(meta)) => {
                 let mut facts = Facts {
@@ -226,12 +267,9 @@ impl Flight {
 
 #[derive(Default)]
 struct State {
-    next: usize,
-    facts: Vec<Option<Facts>>,
-    done: usize,
-    in_flight: Vec<Flight>,
-    /// When a probe last answered.
-    last_answer: Option<Instant>,
+    /// Entries no worker has taken, in order.
+    ranges: VecDeque<Range<usize>>,
+    in_flight: Vec<Arc<Flight>>,
     /// Workers not given up.
     workers: usize,
 }
@@ -243,6 +281,13 @@ struct Probes {
     dir: OwnedFd,
     path: Vec<u8>,
     names: Vec<(CString, FileType)>,
+    /// Each entry's facts, set once: by its probe, or given up.
+    facts: Vec<Mutex<Option<Facts>>>,
+    done: AtomicUsize,
+    start: Instant,
+    /// When a probe last answered (nanoseconds after `start`).
+    last_answer: AtomicU64,
+    chunk: usize,
     state: Mutex<State>,
     changed: Condvar,
 }
@@ -254,8 +299,28 @@ fn grow_after(limit: Duration) -> Duration {
 }
 
 impl Probes {
-    /// A worker: takes entries in order until none is left or its own
-    /// probe was given up.
+    fn since_start(&self, at: Instant) -> u64 {
+        u64::try_from(at.saturating_duration_since(self.start).as_nanos()).unwrap_or(u64::MAX)
+    }
+
+    /// Records `facts` for `item` unless it was given up meanwhile.
+    fn settle(&self, item: usize, facts: Facts) {
+        {
+            let mut slot = lock(&self.facts[item]);
+            if slot.is_some() || self.done.load(Ordering::Acquire) >= self.names.len() {
+                return;
+            }
+            *slot = Some(facts);
+        }
+        if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.names.len() {
+            // Taken and released so that the waiter cannot miss it.
+            drop(lock(&self.state));
+            self.changed.notify_all();
+        }
+    }
+
+    /// A worker: takes chunks of entries in order until none is left or
+    /// its probe in flight was given up.
     fn work(&self) {
         let prober = Prober {
             plan: &self.plan,
@@ -267,49 +332,56 @@ impl Probes {
             lookup: Lookup::ByName,
         };
         loop {
-            let item = {
+            let flight = {
                 let mut state = lock(&self.state);
-                if state.next >= self.names.len() {
+                let Some(range) = state.ranges.pop_front() else {
                     state.workers -= 1;
                     return;
-                }
-                let item = state.next;
-                state.next += 1;
-                state.in_flight.push(Flight {
-                    item,
-                    since: Instant::now(),
-                    stage: None,
-                    given_up: false,
-                });
-                item
-            };
-            let (name, file_type) = &self.names[item];
-            let stage = |stage: Stage| {
-                let known = match stage {
-                    Stage::Xattrs(m) => Known::Xattrs(m.clone()),
-                    Stage::ReadLink(m) => Known::ReadLink(m.clone()),
-                    Stage::Target(m, p) => Known::Target(m.clone(), p.map(<[u8]>::to_vec)),
                 };
-                let mut state = lock(&self.state);
-                if let Some(f) = state.in_flight.iter_mut().find(|f| f.item == item) {
-                    f.since = Instant::now();
-                    f.stage = Some(known);
+                let end = range.end.min(range.start + self.chunk);
+                if end < range.end {
+                    state.ranges.push_front(end..range.end);
                 }
+                let flight = Arc::new(Flight {
+                    now: Mutex::new(Current {
+                        item: range.start,
+                        since: Instant::now(),
+                        known: None,
+                        given_up: false,
+                    }),
+                    end,
+                });
+                state.in_flight.push(Arc::clone(&flight));
+                flight
             };
-            let facts = prober.probe_staged(name, *file_type, &stage);
+            let first = flight.lock().item;
+            for item in first..flight.end {
+                if item > first && !flight.advance(item) {
+                    break;
+                }
+                let (name, file_type) = &self.names[item];
+                let stage = |stage: Stage| {
+                    let known = match stage {
+                        Stage::Xattrs(m) => Known::Xattrs(m.clone()),
+                        Stage::ReadLink(m) => Known::ReadLink(m.clone()),
+                        Stage::Target(m, p) => Known::Target(m.clone(), p.map(<[u8]>::to_vec)),
+                    };
+                    let mut now = flight.lock();
+                    now.since = Instant::now();
+                    now.known = Some(known);
+                };
+                let facts = prober.probe_staged(name, *file_type, &stage);
+                let answered = self.since_start(Instant::now());
+                self.last_answer.fetch_max(answered, Ordering::Relaxed);
+                self.settle(item, facts);
+            }
             let mut state = lock(&self.state);
-            let at = state.in_flight.iter().position(|f| f.item == item);
-            let flight = at.map(|at| state.in_flight.swap_remove(at));
-            state.last_answer = Some(Instant::now());
-            if flight.is_some_and(|f| f.given_up) {
-                // Given up meanwhile: a replacement took this worker's place.
+            state.in_flight.retain(|f| !Arc::ptr_eq(f, &flight));
+            if flight.lock().given_up {
+                // A replacement took this worker's place.
+                drop(state);
                 parallel::left_stuck(false);
                 return;
-            }
-            state.facts[item] = Some(facts);
-            state.done += 1;
-            if state.done == self.names.len() {
-                self.changed.notify_all();
             }
         }
     }
@@ -324,47 +396,64 @@ impl Probes {
         started
     }
 
-    /// Runs the probes, giving up those that wait `limit`, and returns the
-    /// facts in entry order.
-    fn run(self: &Arc<Self>, limit: Duration) -> Vec<Facts> {
+    /// Gives up what no worker has taken: no thread to go on with, or the
+    /// directory is dead.
+    fn give_up_the_rest(&self, state: &mut State) {
+        for range in std::mem::take(&mut state.ranges) {
+            for item in range {
+                self.settle(item, stat_failed());
+            }
+        }
+    }
+
+    /// Runs the probes on `workers` workers to start with, giving up those
+    /// that wait `limit`, and returns the facts in entry order.
+    fn run(self: &Arc<Self>, limit: Duration, workers: usize) -> Vec<Facts> {
         let n = self.names.len();
         let grow = grow_after(limit);
         let mut state = lock(&self.state);
-        self.start_worker(&mut state);
-        while state.done < n {
+        for _ in 0..workers {
+            self.start_worker(&mut state);
+        }
+        while self.done.load(Ordering::Acquire) < n {
             let now = Instant::now();
+            let last_answer = self.last_answer.load(Ordering::Relaxed);
             let mut dead = false;
             let mut replace = 0;
-            let last_answer = state.last_answer;
-            let mut given_up = Vec::new();
-            for f in state.in_flight.iter_mut() {
-                if !f.given_up && f.since + limit <= now {
-                    f.given_up = true;
-                    given_up.push((f.item, f.given_up_facts()));
-                    // Nothing of the directory answered while it waited.
-                    dead |= last_answer.is_none_or(|a| a < f.since);
-                    replace += 1;
+            let mut live = Vec::new();
+            let mut back = Vec::new();
+            for f in &state.in_flight {
+                let mut current = f.lock();
+                if current.given_up {
+                    continue;
                 }
-            }
-            for (item, facts) in given_up {
+                if current.since + limit > now {
+                    live.push(current.since);
+                    continue;
+                }
+                current.given_up = true;
+                // Nothing of the directory answered while it waited.
+                dead |= last_answer < self.since_start(current.since);
+                let item = current.item;
+                let facts = current.given_up_facts();
+                drop(current);
+                if item + 1 < f.end {
+                    back.push(item + 1..f.end);
+                }
                 parallel::left_stuck(true);
-                state.workers -= 1;
-                state.facts[item] = Some(facts);
-                state.done += 1;
+                replace += 1;
+                self.settle(item, facts);
             }
+            // Back to the queue, in order, the rest of the given up chunks.
+            back.sort_by_key(|r| r.start);
+            for range in back.into_iter().rev() {
+                state.ranges.push_front(range);
+            }
+            state.workers -= replace;
             if dead {
-                while state.next < n {
-                    let item = state.next;
-                    state.facts[item] = Some(stat_failed());
-                    state.next += 1;
-                    state.done += 1;
-                }
+                self.give_up_the_rest(&mut state);
             }
-            let live: Vec<Instant> = (state.in_flight.iter())
-                .filter(|f| !f.given_up)
-                .map(|f| f.since)
-                .collect();
-            let left = n - state.next;
+            let left: usize = state.ranges.iter().map(|r| r.len()).sum();
             let all_slow = live.iter().all(|&s| s + grow <= now);
             // Every probe in flight slow: twice the workers, so that the
             // entries behind them go on (and answer, if they can).
@@ -378,16 +467,10 @@ impl Probes {
             while started < want && self.start_worker(&mut state) {
                 started += 1;
             }
-            if state.workers == 0 && state.next < n {
-                // No thread to go on with: what is left is given up.
-                while state.next < n {
-                    let item = state.next;
-                    state.facts[item] = Some(stat_failed());
-                    state.next += 1;
-                    state.done += 1;
-                }
+            if state.workers == 0 {
+                self.give_up_the_rest(&mut state);
             }
-            if state.done >= n {
+            if self.done.load(Ordering::Acquire) >= n {
                 break;
             }
             let earliest = live.iter().min().map_or(now + limit, |&s| s + limit);
@@ -407,7 +490,9 @@ impl Probes {
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
-        let facts = std::mem::take(&mut state.facts);
-        facts.into_iter().map(Option::unwrap_or_default).collect()
+        drop(state);
+        (self.facts.iter())
+            .map(|f| lock(f).take().unwrap_or_else(stat_failed))
+            .collect()
     }
 }
