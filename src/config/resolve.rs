@@ -274,11 +274,7 @@ fn resolve(
         operands,
         probes: probe_concurrency(env),
         cached,
-        // TEMPORARY until the option lands (branch timeout-cli).
-        timeout: std::env::var("STATLS_TIMEOUT_MS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .map(std::time::Duration::from_millis),
+        timeout: sw.timeout,
         gnu: env.gnu,
     })
 }
