@@ -303,20 +303,17 @@ impl Probes {
         u64::try_from(at.saturating_duration_since(self.start).as_nanos()).unwrap_or(u64::MAX)
     }
 
-    /// Records `facts` for `item` unless it was given up meanwhile.
-    fn settle(&self, item: usize, facts: Facts) {
+    /// Records `facts` for `item` unless it was given up meanwhile;
+    /// whether that was the last entry's.
+    fn settle(&self, item: usize, facts: Facts) -> bool {
         {
             let mut slot = lock(&self.facts[item]);
             if slot.is_some() || self.done.load(Ordering::Acquire) >= self.names.len() {
-                return;
+                return false;
             }
             *slot = Some(facts);
         }
-        if self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.names.len() {
-            // Taken and released so that the waiter cannot miss it.
-            drop(lock(&self.state));
-            self.changed.notify_all();
-        }
+        self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.names.len()
     }
 
     /// A worker: takes chunks of entries in order until none is left or
@@ -373,7 +370,11 @@ impl Probes {
                 let facts = prober.probe_staged(name, *file_type, &stage);
                 let answered = self.since_start(Instant::now());
                 self.last_answer.fetch_max(answered, Ordering::Relaxed);
-                self.settle(item, facts);
+                if self.settle(item, facts) {
+                    // Taken and released so that the waiter cannot miss it.
+                    drop(lock(&self.state));
+                    self.changed.notify_all();
+                }
             }
             let mut state = lock(&self.state);
             state.in_flight.retain(|f| !Arc::ptr_eq(f, &flight));
