@@ -311,7 +311,6 @@ fn given_up_as_gnu_reports_etimedout(
 const MODES: &[&[(&str, &str)]] = &[&[], &[("STATLS_THREADS", "1")], &[("STATLS_THREADS", "8")]];
 
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn hung_getattr_of_some_entries_lists_them_with_question_marks() {
     let hang = Hang {
         op: "getattr",
@@ -323,7 +322,6 @@ fn hung_getattr_of_some_entries_lists_them_with_question_marks() {
 }
 
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn hung_operand_is_reported_with_status_2() {
     let hang = Hang {
         op: "getattr",
@@ -339,7 +337,6 @@ fn hung_operand_is_reported_with_status_2() {
 }
 
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn hung_readdir_is_reading_directory_timed_out() {
     let hang = Hang {
         op: "readdir",
@@ -355,7 +352,6 @@ fn hung_readdir_is_reading_directory_timed_out() {
 }
 
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn hung_opendir_is_cannot_open_directory_timed_out() {
     let hang = Hang {
         op: "opendir",
@@ -366,7 +362,6 @@ fn hung_opendir_is_cannot_open_directory_timed_out() {
 }
 
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn hung_readlink_lists_the_link_without_its_target() {
     let hang = Hang {
         op: "readlink",
@@ -381,7 +376,6 @@ fn hung_readlink_lists_the_link_without_its_target() {
 }
 
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn hung_getxattr_is_reported_as_gnu_reports_a_failed_probe() {
     let hang = Hang {
         op: "getxattr",
@@ -394,7 +388,6 @@ fn hung_getxattr_is_reported_as_gnu_reports_a_failed_probe() {
 /// `-R` goes on below and beside a directory that cannot be opened or
 /// read: its subtree is lost, nothing else.
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn recursion_goes_on_past_a_dead_directory() {
     let cases: &[&[&str]] = &[&["-R"], &["-lR"], &["-R", "deaddir", "live"]];
     for op in ["opendir", "readdir"] {
@@ -410,7 +403,6 @@ fn recursion_goes_on_past_a_dead_directory() {
 /// with its status, and the records of those entries carry only `name`
 /// and `type`.
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn json_reports_given_up_entries_as_the_text_does() {
     let hang = Hang {
         op: "getattr",
@@ -453,7 +445,6 @@ fn json_reports_given_up_entries_as_the_text_does() {
 /// about one DURATION in all, not one per entry or per batch in flight
 /// (32 at a time would take 94 s).
 #[test]
-#[ignore = "needs the timeout engine (branch timeout)"]
 fn a_dead_mount_of_thousands_of_entries_costs_about_one_duration() {
     let t = TempDir::new("timeout-dead");
     for i in 0..3000 {

@@ -139,18 +139,21 @@ fn wait_for(child: i32, read_end: i32) -> ! {
 }
 
 impl Listing {
-    /// Hands `status` to the waiting parent, closes this process's
-    /// descriptors (so that no reader waits for a lingering child), and
-    /// ends it.
+    /// Closes the standard streams (so that no reader waits for a
+    /// lingering child), hands `status` to the waiting parent, and ends
+    /// this process.
     pub fn finish(self, status: i32) -> ! {
         let byte = u8::try_from(status).unwrap_or(2);
-        // SAFETY: writes one byte, closes descriptors, ends the process.
+        // SAFETY: closes descriptors, writes one byte, ends the process.
+        // The standard streams are closed first: the parent's exit kills
+        // this process (`PR_SET_PDEATHSIG`), and a process killed with a
+        // thread stuck in the kernel keeps its descriptors until the
+        // thread comes back, so a reader of its output would wait too.
         unsafe {
-            libc::write(self.status, (&byte as *const u8).cast(), 1);
             for fd in 0..3 {
                 libc::close(fd);
             }
-            libc::close(self.status);
+            libc::write(self.status, (&byte as *const u8).cast(), 1);
             libc::_exit(status)
         }
     }
