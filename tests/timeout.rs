@@ -9,9 +9,8 @@
 //! same tree with the same requests failing at once with ETIMEDOUT
 //! (`fail_errno=110`): its bytes, stderr and status must be ours, within a
 //! generous bound on the wall time (4 × DURATION + 2 s: a loaded 2-CPU
-//! machine; lower bounds are never asserted). Those tests need the engine
-//! that gives requests up, which comes separately, and are ignored until
-//! then. Without the option a short hang is waited out with GNU's bytes.
+//! machine; lower bounds are never asserted). Without the option a short
+//! hang is waited out with GNU's bytes.
 //! Skipped, with a loud note, where FUSE, GNU ls 9.1 or a locale is missing.
 
 mod util;
