@@ -74,11 +74,15 @@ _statls_ls()
             COMPREPLY=($(compgen -W 'default never always' -- "$cur"))
             return
             ;;
+        --timeout)
+            COMPREPLY=($(compgen -W '5s 30s 1m' -- "$cur"))
+            return
+            ;;
     esac
     [[ $split == true ]] && return
 
     if [[ $cur == -* ]]; then
-        COMPREPLY=($(compgen -W '-a --all -b --escape -d --directory -D --dired --full-time --group-directories-first -h --human-readable -i --inode -k --kibibytes -n --numeric-uid-gid -G --no-group -q --hide-control-chars -r --reverse -s --size -w --width= -A --almost-all -B --ignore-backups -F --classify= --file-type --si -H --dereference-command-line --dereference-command-line-symlink-to-dir --hide= -I --ignore= --indicator-style= -L --dereference -N --literal -Q --quote-name --quoting-style= -R --recursive --format= --show-control-chars --sort= -T --tabsize= --time= --time-style= --zero --color= --hyperlink= --block-size= -Z --context --author --help --version --json --cached= -c -f -g -l -m -o -p -t -u -v -x -C -S -U -X -1' -- "$cur"))
+        COMPREPLY=($(compgen -W '-a --all -b --escape -d --directory -D --dired --full-time --group-directories-first -h --human-readable -i --inode -k --kibibytes -n --numeric-uid-gid -G --no-group -q --hide-control-chars -r --reverse -s --size -w --width= -A --almost-all -B --ignore-backups -F --classify= --file-type --si -H --dereference-command-line --dereference-command-line-symlink-to-dir --hide= -I --ignore= --indicator-style= -L --dereference -N --literal -Q --quote-name --quoting-style= -R --recursive --format= --show-control-chars --sort= -T --tabsize= --time= --time-style= --zero --color= --hyperlink= --block-size= -Z --context --author --help --version --json --cached= --timeout= -c -f -g -l -m -o -p -t -u -v -x -C -S -U -X -1' -- "$cur"))
         [[ ${COMPREPLY-} == *= ]] && compopt -o nospace
         return
     fi

@@ -15,6 +15,11 @@ pub fn run(args: Vec<OsString>) -> i32 {
         Err(code) => return code,
     };
     crate::sys::stat::set_cache_mode(config.cached);
+    // With `--timeout`, in a child whose stuck threads cannot hold up the
+    // process the shell waits for.
+    let detached = config
+        .timeout
+        .and_then(|_| crate::sys::detach::fork_listing());
     let mut walker = Walker::new(&config, config.locale.collate_bytes);
     walker.run(&config.operands);
     walker.finish();
@@ -33,5 +38,8 @@ pub fn run(args: Vec<OsString>) -> i32 {
     // The process ends here: its memory goes with it, without the walk's
     // last listing being freed name by name.
     std::mem::forget(walker);
+    if let Some(listing) = detached {
+        listing.finish(status);
+    }
     status
 }

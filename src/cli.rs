@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod args;
+pub mod duration;
 pub mod getopt;
 mod table;
 

@@ -103,6 +103,13 @@ pub struct Config {
     pub probes: ProbeConcurrency,
     /// `--cached=MODE` / `LS_CACHED`: the sync flag of every statx.
     pub cached: CacheMode,
+    /// `--timeout=DURATION`: how long a filesystem request made for the
+    /// listing may go unanswered before it is given up with ETIMEDOUT.
+    /// `None` is no limit: the default, and also `--timeout=0` and
+    /// `--timeout=inf`. A finite value is at least 1 ns and at most
+    /// [`crate::cli::duration::LONGEST`] (about 136 years; longer ones are
+    /// clamped to it), so adding it to a clock reading cannot overflow.
+    pub timeout: Option<std::time::Duration>,
     /// The GNU ls release emulated, and so its behaviours.
     pub gnu: Gnu,
 }

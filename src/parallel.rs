@@ -25,9 +25,11 @@ use crate::sys::stat::{stat_fd, Need};
 
 mod pace;
 mod pool;
+mod watch;
 
 pub use pace::{pace_of, Pace};
 pub use pool::Task;
+pub use watch::{left_stuck, spawn_watched, timed, timed_out, watch, Beat};
 
 /// How an entry is looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,8 +120,9 @@ pub fn probe_strategy(
 /// ends): as many as make its probes worth splitting. `None` when nothing
 /// is overlapped: one CPU, threads turned off, or no threads allowed.
 pub fn probe_while_reading(config: &Config) -> Option<usize> {
-    (config.probes == ProbeConcurrency::Auto && crate::sys::limits::cpus() > 1 && threads_allowed())
-        .then_some(LOCAL_SPLIT_MIN)
+    let watched = config.timeout.is_some();
+    let overlap = config.probes == ProbeConcurrency::Auto && crate::sys::limits::cpus() > 1;
+    (overlap && threads_allowed() && !watched).then_some(LOCAL_SPLIT_MIN)
 }
 
 /// Whether a directory whose reading reached [`probe_while_reading`]'s
@@ -165,7 +168,8 @@ pub fn withdraw(id: u64) {
 /// to eight) anywhere, `STATLS_THREADS=1` for none.
 pub fn read_ahead_workers(config: &Config, dirs: &[Entry]) -> usize {
     const REMOTE_WORKERS: usize = 8;
-    if !config.recursive || !threads_allowed() {
+    // With `--timeout` every request waits on a watched thread instead.
+    if !config.recursive || !threads_allowed() || config.timeout.is_some() {
         return 0;
     }
     match config.probes {

@@ -41,6 +41,7 @@ mod prefetch;
 mod probe;
 mod report;
 mod trial;
+mod watched;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -530,6 +531,12 @@ impl<'a> Walker<'a> {
         if probed == 0 {
             return;
         }
+        if let Some(limit) = self.config.timeout {
+            for (i, problems) in self.probe_watched(dir, dev, entries, limit) {
+                self.report_problems(dir.path, &entries[i], problems);
+            }
+            return;
+        }
         let strategy = parallel::probe_strategy(self.config, dir.fd, dev, probed);
         let probing = concurrent::Probing {
             plan: &self.plan,
@@ -576,5 +583,6 @@ impl<'a> Walker<'a> {
             && c.sort == crate::options::SortKey::None
             && !c.size_blocks
             && !c.recursive
+            && c.timeout.is_none()
     }
 }

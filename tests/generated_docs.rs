@@ -56,7 +56,8 @@ fn words<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
 }
 
 /// The values an option's argument may take, when it is one of a fixed
-/// set: the argmatch tables `ls` decodes them with, in GNU's order.
+/// set: the argmatch tables `ls` decodes them with, in GNU's order; for
+/// `--timeout`, a few examples to offer.
 fn possible_values(key: &str) -> Option<Vec<&'static str>> {
     Some(match key {
         "classify" | "color" | "hyperlink" => words(args::WHEN_ARGS),
@@ -66,6 +67,8 @@ fn possible_values(key: &str) -> Option<Vec<&'static str>> {
         "indicator-style" => words(args::INDICATOR_ARGS),
         "quoting-style" => words(args::QUOTING_ARGS),
         "cached" => words(args::CACHED_ARGS),
+        // Not a fixed set: examples of a DURATION (any number is one).
+        "timeout" => vec!["5s", "30s", "1m"],
         // Not an argmatch table: a word, or +FORMAT.
         "time-style" => vec!["full-iso", "long-iso", "iso", "locale"],
         _ => return None,

@@ -1,6 +1,6 @@
 //! Property tests of every parser that reads user input: the command line
 //! (with its environment), LS_COLORS, TIME_STYLE/--time-style,
-//! QUOTING_STYLE and the block sizes. For thousands of generated inputs,
+//! QUOTING_STYLE, the block sizes and `--timeout` durations. For thousands of generated inputs,
 //! built from the pieces that make these syntaxes tricky, none may panic,
 //! and every rejection must be a GNU-shaped diagnostic with status 1 or 2.
 
@@ -219,6 +219,30 @@ fn block_sizes_never_panic() {
     }
 }
 
+/// `--timeout` durations: never a panic; an accepted one is no limit or
+/// a limit from 1 ns to the longest; the C and the German decimal point.
+#[test]
+fn durations_never_panic() {
+    use statls::cli::duration::{decode_timeout, LONGEST};
+    let pieces: &[&[u8]] = &[
+        b"1", b"0", b"9", b".", b",", b"e", b"E", b"p", b"-", b"+", b" ", b"\t", b"0x", b"f",
+        b"inf", b"inity", b"nan", b"(", b")", b"s", b"m", b"h", b"d", b"999", b"e308",
+    ];
+    for seed in 1..=CASES {
+        let mut rng = Rng(seed);
+        let arg = rng.text(pieces, 6);
+        for point in [&b"."[..], b","] {
+            if let Ok(Some(limit)) = decode_timeout(&arg, point) {
+                assert!(
+                    limit > std::time::Duration::ZERO && limit <= LONGEST,
+                    "seed {seed}: {:?} {limit:?}",
+                    String::from_utf8_lossy(&arg)
+                );
+            }
+        }
+    }
+}
+
 /// The whole command line with a generated environment: every outcome is
 /// a configuration or a diagnostic on stderr with status 1 or 2.
 #[test]
@@ -245,6 +269,9 @@ fn command_lines_and_environment_never_panic() {
         b"--classify=",
         b"--zero",
         b"--dired",
+        b"--timeout=",
+        b"--tim",
+        b"1.5s",
         b"-D",
         b"--width=",
         b"--tabsize=",

@@ -60,6 +60,8 @@ fn enumerated() -> Vec<(&'static str, Vec<&'static str>)> {
         ("indicator-style", words(args::INDICATOR_ARGS)),
         ("time-style", vec!["full-iso", "long-iso", "iso", "locale"]),
         ("cached", words(args::CACHED_ARGS)),
+        // Suggestions, not a fixed set.
+        ("timeout", vec!["5s", "30s", "1m"]),
     ]
 }
 

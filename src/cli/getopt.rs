@@ -194,9 +194,10 @@ pub fn lookup_long(name: &[u8], gnu: Gnu) -> Result<&'static OptSpec, Vec<&'stat
         .collect();
     match matches.as_slice() {
         [(s, _)] => Ok(s),
-        // `--json` and `--cached` are not GNU's: they are candidates only
-        // of prefixes GNU's options share too (`--c`, `--=x`), whose
-        // diagnostics list GNU's options alone.
+        // `--json`, `--cached` and `--timeout` are not GNU's: they are
+        // candidates only of prefixes two of GNU's options share too
+        // (`--c`, `--tim`, `--=x`), whose diagnostics list GNU's options
+        // alone.
         _ => Err(matches
             .iter()
             .filter(|(s, _)| !s.id.is_extension())

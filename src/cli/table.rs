@@ -1,6 +1,7 @@
 //! GNU ls's options, 8.32 to 9.10: the long options in the order of GNU's
 //! table (the order in which `getopt_long` lists ambiguous candidates, the
-//! same in every release), then our extensions (`--json`, `--cached`), then
+//! same in every release), then our extensions (`--json`, `--cached`,
+//! `--timeout`), then
 //! the short-only ones, each with our own one-line description. Which of
 //! them the emulated release has, and with what argument, is asked of
 //! [`OptSpec::exists_in`] and [`OptSpec::arg_in`].
@@ -72,6 +73,10 @@ pub enum OptId {
     /// starts with `ca`, so every abbreviation GNU accepted still means
     /// what it meant.
     Cached,
+    /// `--timeout=DURATION`: not GNU's. Every prefix of it that GNU ls
+    /// knew (`--t`, `--ti`, `--tim`) was already ambiguous between
+    /// `--time` and `--time-style`, and `--time` stays exact.
+    Timeout,
     /// `-c`
     Ctime,
     /// `-f`
@@ -190,6 +195,7 @@ pub static OPTIONS: &[OptSpec] = &[
     o(OptId::Version, "version", Some("version"), None, N, "", "print the version"),
     o(OptId::Json, "json", Some("json"), None, N, "", "one JSON object per entry per line (NDJSON);\n                               -l, -i, -s, -Z choose the fields"),
     o(OptId::Cached, "cached", Some("cached"), None, Req, "MODE", "attributes from the network client's cache: always,\n                               never (ask the server), default (as GNU ls)"),
+    o(OptId::Timeout, "timeout", Some("timeout"), None, Req, "DURATION", "give up a file system request unanswered after\n                               DURATION (0: never, the default)"),
     o(OptId::Ctime, "c", None, Some('c'), N, "", "use status change times (sorting by it unless -l)"),
     o(OptId::Unsorted, "f", None, Some('f'), N, "", "all entries, unsorted; cancels -l, -s, --color"),
     o(OptId::LongNoOwner, "g", None, Some('g'), N, "", "long format without the owner column"),
@@ -239,7 +245,7 @@ impl OptId {
     /// never listed among the candidates of an ambiguous abbreviation, so
     /// GNU's diagnostics stay GNU's.
     pub fn is_extension(self) -> bool {
-        matches!(self, OptId::Json | OptId::Cached)
+        matches!(self, OptId::Json | OptId::Cached | OptId::Timeout)
     }
 }
 
@@ -311,6 +317,13 @@ pub fn help_text(prog: &str, gnu: Gnu) -> String {
          attribute cache, CephFS caps already held), so that -l sends no attribute\n\
          request and never slows a writer down, even if the values are a moment old;\n\
          never asks the server every time; default does what GNU ls does.\n\n\
+         DURATION of --timeout is a number of seconds, maybe fractional, with an\n\
+         optional unit: s, m (minutes), h (hours), d (days); 0 means no limit. A file\n\
+         system request (stat, open, directory read, link read, xattr probe) still\n\
+         unanswered after DURATION is given up, reported as failing with ETIMEDOUT\n\
+         (\"Connection timed out\"), and the listing goes on. If no other request\n\
+         of that directory answered meanwhile, its remaining requests are given up\n\
+         too: a dead mount costs about one DURATION, not one per entry.\n\n\
          Exit status: 0 on success, 1 for minor trouble (e.g. an unreadable\n\
          subdirectory), 2 for serious trouble (e.g. a missing operand).\n\n\
          statls is compatible with ls {version} of GNU coreutils\n\

@@ -141,6 +141,89 @@ fn getopt_diagnostics() {
 }
 
 #[test]
+fn timeout_abbreviates_from_timeo_and_time_stays_time() {
+    use OptId::*;
+    for arg in ["--timeout=5", "--timeo=5", "--timeou=5"] {
+        assert_eq!(opts(&[arg]), vec![(Timeout, Some("5".into()))], "{arg}");
+    }
+    assert_eq!(
+        opts(&["--timeout", "1m"]),
+        vec![(Timeout, Some("1m".into()))]
+    );
+    assert_eq!(opts(&["--time=ctime"]), vec![(Time, Some("ctime".into()))]);
+    assert_eq!(
+        opts(&["--time-=iso"]),
+        vec![(TimeStyle, Some("iso".into()))]
+    );
+    assert_eq!(
+        err(&["--timeout"]),
+        "option '--timeout' requires an argument"
+    );
+    assert_eq!(err(&["--timeo"]), "option '--timeout' requires an argument");
+    // GNU's words for GNU's ambiguities: our option is not among them.
+    assert_eq!(
+        err(&["--tim"]),
+        "option '--tim' is ambiguous; possibilities: '--time' '--time-style'"
+    );
+    assert_eq!(
+        err(&["--ti=5"]),
+        "option '--ti=5' is ambiguous; possibilities: '--time' '--time-style'"
+    );
+    assert_eq!(
+        err(&["--t"]),
+        "option '--t' is ambiguous; possibilities: '--tabsize' '--time' '--time-style'"
+    );
+}
+
+/// Every prefix of every long option resolves, in every release, exactly
+/// as it would in a table without statls's own options: to the same
+/// option, or ambiguous with the same candidates, or (a prefix of ours
+/// alone) to ours.
+#[test]
+fn our_options_change_no_abbreviation_of_gnus() {
+    use super::getopt::lookup_long;
+    for &version in crate::gnu::SUPPORTED {
+        let gnu = crate::gnu::Gnu::new(version);
+        let gnus: Vec<&str> = OPTIONS
+            .iter()
+            .filter(|s| s.exists_in(gnu) && !s.id.is_extension())
+            .filter_map(|s| s.long)
+            .collect();
+        let longs = OPTIONS.iter().filter(|s| s.exists_in(gnu));
+        for long in longs.filter_map(|s| s.long) {
+            for end in 0..=long.len() {
+                let prefix = &long[..end];
+                let candidates: Vec<&str> = match gnus.iter().find(|l| **l == prefix) {
+                    Some(exact) => vec![exact],
+                    None => gnus
+                        .iter()
+                        .copied()
+                        .filter(|l| l.starts_with(prefix))
+                        .collect(),
+                };
+                let got = lookup_long(prefix.as_bytes(), gnu);
+                match candidates.as_slice() {
+                    [] => assert!(
+                        matches!(&got, Ok(s) if s.id.is_extension()),
+                        "{version:?} --{prefix}: {got:?}"
+                    ),
+                    [one] => assert_eq!(
+                        got.map(|s| s.long),
+                        Ok(Some(*one)),
+                        "{version:?} --{prefix}"
+                    ),
+                    many => assert_eq!(
+                        got.map(|s| s.long),
+                        Err(many.to_vec()),
+                        "{version:?} --{prefix}"
+                    ),
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn scan_stops_at_the_first_error() {
     let s = scan(
         &argv(&["-l", "-y", "--foo"]),
@@ -273,6 +356,14 @@ fn the_clap_definition_agrees_with_the_scan() {
             "--dired",
         ],
         &["-abcdfghiklmnopqrstuvwxABCDFGHLNQRSUX", "d"],
+        &[
+            "--timeo=1.5s",
+            "--json",
+            "--cached",
+            "always",
+            "--timeout",
+            "0",
+        ],
     ];
     for argv_ in cases {
         let args = argv(argv_);

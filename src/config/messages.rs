@@ -42,6 +42,16 @@ pub fn block_size(err: &BlockSizeError, arg: &[u8]) -> Vec<u8> {
     msg_gnulib(key, &[b"--", b"block-size", arg])
 }
 
+/// gnulib's xstrtol_fatal for a number that is not one, as GNU words it
+/// for `--block-size=bogus`: `invalid --OPTION argument 'ARG'`, the
+/// argument unquoted (a translation may quote it).
+pub fn invalid_argument(option: &str, arg: &[u8]) -> Vec<u8> {
+    msg_gnulib(
+        "invalid %s%s argument '%s'",
+        &[b"--", option.as_bytes(), arg],
+    )
+}
+
 /// The bad `--time-style`/`TIME_STYLE` message for `arg`, as GNU ls
 /// prints it (the caller adds the "Try" line when `err` wants it):
 /// gnulib's argmatch words for an unknown or ambiguous style followed by
@@ -118,6 +128,18 @@ mod tests {
             "invalid time style format \u{2018}a\\nb\\nc\u{2019}"
                 .as_bytes()
                 .to_vec()
+        );
+    }
+
+    #[test]
+    fn an_invalid_timeout_is_worded_as_an_invalid_block_size() {
+        assert_eq!(
+            invalid_argument("timeout", b"bogus"),
+            b"invalid --timeout argument 'bogus'".to_vec()
+        );
+        assert_eq!(
+            invalid_argument("block-size", b"x"),
+            block_size(&BlockSizeError("invalid".to_string()), b"x")
         );
     }
 

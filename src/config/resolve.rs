@@ -274,6 +274,7 @@ fn resolve(
         operands,
         probes: probe_concurrency(env),
         cached,
+        timeout: sw.timeout,
         gnu: env.gnu,
     })
 }

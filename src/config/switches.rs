@@ -5,6 +5,7 @@
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
+use std::time::Duration;
 
 use crate::cli::args;
 use crate::cli::OptId;
@@ -57,6 +58,8 @@ pub struct Switches {
     pub json: bool,
     /// `--cached=MODE` (`None`: `LS_CACHED` or the default decides).
     pub cached: Option<CacheMode>,
+    /// `--timeout=DURATION`, the last given (`None`: no limit).
+    pub timeout: Option<Duration>,
     /// The GNU ls release whose option semantics apply.
     pub gnu: Gnu,
 }
@@ -109,6 +112,7 @@ impl Default for Switches {
             context: false,
             json: false,
             cached: None,
+            timeout: None,
         }
     }
 }
@@ -271,6 +275,7 @@ impl Switches {
             OptId::Json => self.json = true,
             // GNU stat's option, with its argmatch diagnostic and status.
             OptId::Cached => self.cached = Some(word(arg, "--cached", args::CACHED_ARGS, charset)?),
+            OptId::Timeout => self.timeout = timeout(arg)?,
             OptId::Help => return Err(Stop::Help),
             OptId::Version => return Err(Stop::Version),
         }
@@ -330,4 +335,13 @@ fn width(arg: &[u8], charset: Charset, gnu: Gnu) -> Result<usize, Stop> {
             false,
         )
     })
+}
+
+/// `--timeout`: read as timeout(1) reads a DURATION, with LC_NUMERIC's
+/// decimal point as well as `.`; rejected as gnulib's xstrtol_fatal
+/// rejects a bad number (`--block-size`'s words, status 2, no Try line).
+fn timeout(arg: &[u8]) -> Result<Option<Duration>, Stop> {
+    let point = &crate::sys::numeric::numeric().decimal_point;
+    crate::cli::duration::decode_timeout(arg, point)
+        .map_err(|_| fatal(super::messages::invalid_argument("timeout", arg), 2, false))
 }

@@ -284,6 +284,31 @@ fn help_and_version_are_acted_on_in_order() {
 }
 
 #[test]
+fn timeout_is_the_last_given_and_zero_or_inf_is_no_limit() {
+    use std::time::Duration;
+    assert_eq!(cfg(&[]).timeout, None);
+    assert_eq!(cfg(&["--timeout=0"]).timeout, None);
+    assert_eq!(cfg(&["--timeout=inf"]).timeout, None);
+    assert_eq!(
+        cfg(&["--timeo=1.5"]).timeout,
+        Some(Duration::from_millis(1500))
+    );
+    let c = cfg(&["--timeout=5", "--timeout", "2m"]);
+    assert_eq!(c.timeout, Some(Duration::from_secs(120)));
+    assert_eq!(cfg(&["--timeout=5", "--timeout=0"]).timeout, None);
+    // Checked when reached, as --block-size: before a later getopt error,
+    // after an earlier one.
+    let (r, _, err) = run(&["--timeout=x", "-y"], &[], false);
+    assert_eq!(
+        (r.err(), err.as_str()),
+        (Some(2), "ls: invalid --timeout argument 'x'\n")
+    );
+    let (r, _, err) = run(&["-y", "--timeout=x"], &[], false);
+    assert_eq!(r.err(), Some(2));
+    assert!(err.starts_with("ls: invalid option -- 'y'\nTry "), "{err}");
+}
+
+#[test]
 fn operands_and_patterns() {
     let c = cfg(&["b", "-I", "*.o", "--hide=x", "a", "-B"]);
     assert_eq!(c.operands, vec![OsString::from("b"), OsString::from("a")]);

@@ -10,6 +10,7 @@
 pub mod alloc;
 pub mod cache;
 pub mod charset;
+pub mod detach;
 pub mod dir;
 pub mod fnmatch;
 pub mod intl;

@@ -64,6 +64,9 @@ impl Walker<'_> {
     /// descriptor when it has one, else by its path; with `-R` also the
     /// loop-detection stat. `None` for a path that cannot be a C string.
     fn open_listed(&self, pending: &Pending) -> Option<Outcome> {
+        if let Some(limit) = self.config.timeout {
+            return self.read_watched(pending, limit);
+        }
         let recursive = self.config.recursive;
         Some(match self.chain.parent().filter(|_| !pending.operand) {
             Some(parent) => {

@@ -5,17 +5,30 @@
 #![forbid(unsafe_code)]
 
 use std::ffi::{CStr, CString};
+use std::sync::Arc;
 
 use super::probe::{probe_capability, probe_xattrs, Problems};
 use super::Walker;
 use crate::entry::{Entry, LinkTarget};
 use crate::options::Dereference;
 use crate::sys::stat::{read_link, stat_at, Base, Need, StatFlags};
-use crate::sys::xattr::Target;
+use crate::sys::xattr::{AccessMarker, Target};
 use crate::sys::FileType;
 use rustix::io::Errno;
 
 impl Walker<'_> {
+    /// Makes one filesystem request, given up after `--timeout` (ETIMEDOUT)
+    /// when there is one.
+    pub(super) fn request<T: Send + 'static>(
+        &self,
+        request: impl FnOnce() -> std::io::Result<T> + Send + 'static,
+    ) -> std::io::Result<T> {
+        match self.config.timeout {
+            Some(limit) => crate::parallel::timed(limit, request),
+            None => request(),
+        }
+    }
+
     /// Stats one operand, following symlinks as `-H`/`-L`/the default rule
     /// for directories says. Reports failures.
     pub(super) fn stat_operand(&mut self, name: CString) -> Option<Entry> {
@@ -33,7 +46,10 @@ impl Walker<'_> {
             follow: follow_first,
             dont_sync: false,
         };
-        let result = stat_at(Base::Cwd, &name, need, flags);
+        let result = self.request({
+            let name = name.clone();
+            move || stat_at(Base::Cwd, &name, need, flags)
+        });
         let meta = match result {
             Ok(meta) => {
                 // The default rule follows a command-line symlink only when
@@ -79,15 +95,12 @@ impl Walker<'_> {
     }
 
     fn lstat_operand(&mut self, name: &CStr, need: Need) -> Option<crate::sys::Metadata> {
-        match stat_at(
-            Base::Cwd,
-            name,
-            need,
-            StatFlags {
-                follow: false,
-                dont_sync: false,
-            },
-        ) {
+        let flags = StatFlags {
+            follow: false,
+            dont_sync: false,
+        };
+        let owned = name.to_owned();
+        match self.request(move || stat_at(Base::Cwd, &owned, need, flags)) {
             Ok(m) => Some(m),
             Err(err) => {
                 self.status.file_error(
@@ -122,18 +135,19 @@ impl Walker<'_> {
             return;
         };
         let mut problems = Problems::default();
-        let target = Target::Path(&entry.name);
-        let probed = probe_xattrs(
-            &self.plan,
-            &self.xattrs,
-            target,
-            meta.dev(),
-            entry.file_type,
-        );
+        let (plan, xattrs) = (Arc::clone(&self.plan), Arc::clone(&self.xattrs));
+        let (name, dev, file_type) = (entry.name.clone(), meta.dev(), entry.file_type);
+        let probed = self.request(move || {
+            let target = Target::Path(&name);
+            let xattrs = probe_xattrs(&plan, &xattrs, target, dev, file_type);
+            Ok((xattrs, probe_capability(&plan, target, file_type)))
+        });
         let context;
-        (entry.access, context, problems.xattr) = probed;
+        let capability;
+        ((entry.access, context, problems.xattr), capability) =
+            probed.unwrap_or_else(|e| ((AccessMarker::None, None, Some(e)), false));
         entry.context = context.map(Box::new);
-        entry.capability = probe_capability(&self.plan, target, entry.file_type);
+        entry.capability = capability;
         if entry.file_type == FileType::Symlink {
             entry.link = Some(Box::new(self.operand_link(&entry.name, &mut problems)));
         }
@@ -148,7 +162,8 @@ impl Walker<'_> {
     fn operand_link(&self, name: &CStr, problems: &mut Problems) -> LinkTarget {
         let mut link = LinkTarget::default();
         if self.plan.read_link {
-            match read_link(Base::Cwd, name) {
+            let owned = name.to_owned();
+            match self.request(move || read_link(Base::Cwd, &owned)) {
                 Ok(path) => link.path = Some(path),
                 Err(err) => {
                     problems.read_link = Some(err);
@@ -161,7 +176,8 @@ impl Walker<'_> {
                 follow: true,
                 dont_sync: false,
             };
-            match stat_at(Base::Cwd, name, self.plan.link_target, flags) {
+            let (owned, need) = (name.to_owned(), self.plan.link_target);
+            match self.request(move || stat_at(Base::Cwd, &owned, need, flags)) {
                 Ok(m) => link.meta = Some(m),
                 Err(_) => link.broken = true,
             }

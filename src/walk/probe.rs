@@ -153,6 +153,16 @@ impl IntoIterator for FactsList {
     }
 }
 
+/// A request of a probe after its stat, with what is known when it starts.
+pub enum Stage<'m> {
+    /// The ACL, context and capability probes.
+    Xattrs(&'m Metadata),
+    /// Reading the symlink.
+    ReadLink(&'m Metadata),
+    /// Stat'ing the symlink's target (its contents, when read).
+    Target(&'m Metadata, Option<&'m [u8]>),
+}
+
 /// Probes entries of one directory for what `plan` needs.
 pub struct Prober<'a> {
     pub plan: &'a Plan,
@@ -188,13 +198,22 @@ impl Prober<'_> {
     /// The facts the plan needs about entry `name`, whose getdents type is
     /// `file_type`.
     pub fn probe(&self, name: &CStr, file_type: FileType) -> Facts {
+        self.probe_staged(name, file_type, &|_| {})
+    }
+
+    /// [`Prober::probe`], telling `stage` when each request after the stat
+    /// starts, with what is known by then (`--timeout` gives up a request,
+    /// not the whole probe).
+    pub fn probe_staged(&self, name: &CStr, file_type: FileType, stage: &dyn Fn(Stage)) -> Facts {
         let need = self.plan.need_for(file_type);
         if need.is_empty() {
             return Facts::default();
         }
         if self.lookup == Lookup::ByHandle && Prober::handle_pays(self.plan, file_type) {
             match open_handle(self.base(), name, self.plan.follow_links) {
-                Ok(handle) => return self.probe_handle(name, file_type, handle.as_fd(), need),
+                Ok(handle) => {
+                    return self.probe_handle(name, file_type, handle.as_fd(), need, stage)
+                }
                 // Out of descriptors: the by-name calls need none.
                 Err(e) if is_descriptor_exhaustion(&e) => {}
                 Err(e) => {
@@ -205,10 +224,16 @@ impl Prober<'_> {
                 }
             }
         }
-        self.probe_by_name(name, file_type, need)
+        self.probe_by_name(name, file_type, need, stage)
     }
 
-    fn probe_by_name(&self, name: &CStr, listed: FileType, need: Need) -> Facts {
+    fn probe_by_name(
+        &self,
+        name: &CStr,
+        listed: FileType,
+        need: Need,
+        stage: &dyn Fn(Stage),
+    ) -> Facts {
         let flags = StatFlags {
             follow: self.plan.follow_links,
             dont_sync: false,
@@ -226,10 +251,13 @@ impl Prober<'_> {
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
         let target = Target::InDir(self.dir, name);
+        stage(Stage::Xattrs(&meta));
         self.probe_xattrs(&mut facts, target, &meta, file_type);
         if file_type == FileType::Symlink {
+            stage(Stage::ReadLink(&meta));
             let path = self.plan.read_link.then(|| read_link(self.base(), name));
-            facts.link = Some(Box::new(self.link_target(name, path, &mut facts.problems)));
+            let link = self.link_target(name, path, &mut facts.problems, &meta, stage);
+            facts.link = Some(Box::new(link));
         }
         facts.stat = Some(Ok(meta));
         facts
@@ -241,6 +269,7 @@ impl Prober<'_> {
         listed: FileType,
         handle: BorrowedFd<'_>,
         need: Need,
+        stage: &dyn Fn(Stage),
     ) -> Facts {
         // The open's lookup just refreshed what never changes for an inode;
         // everything else is revalidated.
@@ -256,10 +285,13 @@ impl Prober<'_> {
         // A mask without the type keeps the type getdents reported.
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
+        stage(Stage::Xattrs(&meta));
         self.probe_xattrs(&mut facts, Target::Handle(handle), &meta, file_type);
         if file_type == FileType::Symlink {
+            stage(Stage::ReadLink(&meta));
             let path = self.plan.read_link.then(|| read_link_handle(handle));
-            facts.link = Some(Box::new(self.link_target(name, path, &mut facts.problems)));
+            let link = self.link_target(name, path, &mut facts.problems, &meta, stage);
+            facts.link = Some(Box::new(link));
         }
         facts.stat = Some(Ok(meta));
         facts
@@ -274,6 +306,8 @@ impl Prober<'_> {
         name: &CStr,
         path: Option<std::io::Result<Vec<u8>>>,
         problems: &mut Problems,
+        meta: &Metadata,
+        stage: &dyn Fn(Stage),
     ) -> LinkTarget {
         let mut link = LinkTarget::default();
         match path {
@@ -289,6 +323,7 @@ impl Prober<'_> {
                 follow: true,
                 dont_sync: false,
             };
+            stage(Stage::Target(meta, link.path.as_deref()));
             match stat_at(self.base(), name, self.plan.link_target, flags) {
                 Ok(m) => link.meta = Some(m),
                 Err(_) => link.broken = true,

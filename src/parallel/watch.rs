@@ -1,0 +1,259 @@
+//! Requests that may never answer (`--timeout`): each runs on a thread of
+//! its own, and whoever waits for it waits no longer than the limit past
+//! the start of the request in flight, then gives it up. A thread stuck in
+//! a request is left to it (its result is dropped if it ever returns) and
+//! dies with the process; idle threads are reused, and at most
+//! [`MAX_STUCK`] are left stuck: past that, nothing more is sent and every
+//! request is given up at once.
+#![forbid(unsafe_code)]
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::thread::Builder;
+use std::time::{Duration, Instant};
+
+/// Threads that may be left stuck in requests given up.
+pub const MAX_STUCK: usize = 1024;
+
+/// A watched thread's stack: a probe or a directory read needs little.
+const STACK: usize = 128 * 1024;
+
+type Job = Box<dyn FnOnce() + Send>;
+
+#[derive(Default)]
+struct Threads {
+    queue: VecDeque<Job>,
+    idle: usize,
+    /// Threads started, stuck or not.
+    started: usize,
+    /// Threads whose request was given up (not known to have returned).
+    stuck: usize,
+}
+
+#[derive(Default)]
+struct Runner {
+    threads: Mutex<Threads>,
+    work: Condvar,
+}
+
+fn runner() -> &'static Runner {
+    static RUNNER: OnceLock<Runner> = OnceLock::new();
+    RUNNER.get_or_init(Runner::default)
+}
+
+impl Runner {
+    fn lock(&self) -> MutexGuard<'_, Threads> {
+        self.threads.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `job` on an idle thread or a new one; false when none can run
+    /// it (too many stuck, or no thread could start).
+    fn run(&'static self, job: Job) -> bool {
+        let mut threads = self.lock();
+        if threads.idle > threads.queue.len() {
+            threads.queue.push_back(job);
+            drop(threads);
+            self.work.notify_one();
+            return true;
+        }
+        if threads.stuck >= MAX_STUCK || !super::threads_allowed() {
+            return false;
+        }
+        threads.started += 1;
+        threads.queue.push_back(job);
+        drop(threads);
+        let spawned = Builder::new().stack_size(STACK).spawn(move || self.serve());
+        if spawned.is_err() {
+            let mut threads = self.lock();
+            threads.started -= 1;
+            // Taken back unless another thread took it meanwhile.
+            return threads.queue.pop_back().is_none();
+        }
+        true
+    }
+
+    fn serve(&self) {
+        loop {
+            let job = {
+                let mut threads = self.lock();
+                loop {
+                    if let Some(job) = threads.queue.pop_front() {
+                        break job;
+                    }
+                    threads.idle += 1;
+                    threads = self.work.wait(threads).unwrap_or_else(|e| e.into_inner());
+                    threads.idle -= 1;
+                }
+            };
+            job();
+        }
+    }
+}
+
+/// What the waiter and the job share: when the request in flight started,
+/// whether the job ended, whether it was given up.
+#[derive(Debug)]
+struct Beats {
+    since: Instant,
+    ended: bool,
+    given_up: bool,
+}
+
+struct Shared {
+    beats: Mutex<Beats>,
+    ended: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Beats> {
+        self.beats.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The job's side: it says when each request starts, and its end when
+/// dropped.
+pub struct Beat(Arc<Shared>);
+
+impl Beat {
+    /// A new request starts now: it has the whole limit again.
+    pub fn request(&self) {
+        self.0.lock().since = Instant::now();
+    }
+}
+
+impl Drop for Beat {
+    fn drop(&mut self) {
+        let mut beats = self.0.lock();
+        beats.ended = true;
+        if beats.given_up {
+            let mut threads = runner().lock();
+            threads.stuck = threads.stuck.saturating_sub(1);
+        }
+        drop(beats);
+        self.0.ended.notify_all();
+    }
+}
+
+/// The waiter's side of a job.
+pub struct Watched(Arc<Shared>);
+
+/// Starts `job` on a thread of its own; None when no thread can take it
+/// (the caller gives the request up at once).
+pub fn watch(job: impl FnOnce(&Beat) + Send + 'static) -> Option<Watched> {
+    let shared = Arc::new(Shared {
+        beats: Mutex::new(Beats {
+            since: Instant::now(),
+            ended: false,
+            given_up: false,
+        }),
+        ended: Condvar::new(),
+    });
+    let beat = Beat(Arc::clone(&shared));
+    let started = runner().run(Box::new(move || {
+        job(&beat);
+        drop(beat);
+    }));
+    started.then_some(Watched(shared))
+}
+
+impl Watched {
+    /// Waits until the job ends (true), or until its request in flight has
+    /// waited `limit` (false: the job is given up, its thread left stuck).
+    pub fn wait(&self, limit: Duration) -> bool {
+        let mut beats = self.0.lock();
+        loop {
+            if beats.ended {
+                return true;
+            }
+            let deadline = beats.since + limit;
+            let now = Instant::now();
+            if now >= deadline {
+                beats.given_up = true;
+                runner().lock().stuck += 1;
+                return false;
+            }
+            beats = self
+                .0
+                .ended
+                .wait_timeout(beats, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+}
+
+/// Runs `job` on a watched thread with no waiter of its own (a worker
+/// whose requests its caller tracks); false when no thread can take it.
+pub fn spawn_watched(job: impl FnOnce() + Send + 'static) -> bool {
+    runner().run(Box::new(job))
+}
+
+/// A thread whose request its caller gave up is left stuck (`true`), or
+/// came back from it (`false`): counted against [`MAX_STUCK`].
+pub fn left_stuck(stuck: bool) {
+    let mut threads = runner().lock();
+    if stuck {
+        threads.stuck += 1;
+    } else {
+        threads.stuck = threads.stuck.saturating_sub(1);
+    }
+}
+
+/// Runs one request on a watched thread and returns its result, or
+/// ETIMEDOUT once it has waited `limit`.
+pub fn timed<T: Send + 'static>(
+    limit: Duration,
+    request: impl FnOnce() -> std::io::Result<T> + Send + 'static,
+) -> std::io::Result<T> {
+    let slot = Arc::new(Mutex::new(None));
+    let theirs = Arc::clone(&slot);
+    let watched = watch(move |_| {
+        let result = request();
+        *theirs.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+    });
+    let answered = watched.is_some_and(|w| w.wait(limit));
+    let result = answered
+        .then(|| slot.lock().unwrap_or_else(|e| e.into_inner()).take())
+        .flatten();
+    result.unwrap_or_else(|| Err(timed_out()))
+}
+
+/// The error of a request given up: ETIMEDOUT.
+pub fn timed_out() -> std::io::Error {
+    std::io::Error::from_raw_os_error(rustix::io::Errno::TIMEDOUT.raw_os_error())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_request_that_answers_in_time_gives_its_result() {
+        let r = timed(Duration::from_secs(5), || Ok(7));
+        assert_eq!(r.unwrap(), 7);
+    }
+
+    #[test]
+    fn a_request_that_does_not_answer_is_given_up_with_etimedout() {
+        let started = Instant::now();
+        let r: std::io::Result<()> = timed(Duration::from_millis(50), || {
+            std::thread::sleep(Duration::from_secs(4));
+            Ok(())
+        });
+        assert_eq!(r.unwrap_err().raw_os_error(), timed_out().raw_os_error());
+        assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
+    fn each_request_of_a_job_has_the_whole_limit() {
+        let limit = Duration::from_secs(2);
+        let w = watch(move |beat| {
+            for _ in 0..3 {
+                beat.request();
+                std::thread::sleep(Duration::from_millis(800));
+            }
+        })
+        .unwrap();
+        assert!(w.wait(limit), "three requests of 0.8 s, each within 2 s");
+    }
+}
