@@ -111,9 +111,7 @@ fn wait_for(child: i32, read_end: i32) -> ! {
     loop {
         // SAFETY: waits for our own child.
         let r = unsafe { libc::waitpid(child, &mut wstatus, 0) };
-        if r == child
-            || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted
-        {
+        if r == child || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
             break;
         }
     }

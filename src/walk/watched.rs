@@ -11,10 +11,10 @@
 //! entry).
 #![forbid(unsafe_code)]
 
-use std::ffi::CString;
-use std::os::fd::{AsFd, OwnedFd};
 use std::collections::VecDeque;
+use std::ffi::CString;
 use std::ops::Range;
+use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -105,9 +105,8 @@ impl Walker<'_> {
             Ok(fd) => fd,
             Err(e) => return Some(Err(e)),
         };
-        let ident = identify.then(|| {
-            (progress.ident.take()).unwrap_or_else(|| Err(parallel::timed_out()))
-        });
+        let ident =
+            identify.then(|| (progress.ident.take()).unwrap_or_else(|| Err(parallel::timed_out())));
         let read_error = match progress.read.take() {
             Some(error) => error,
             None => Some(parallel::timed_out()),
@@ -163,7 +162,7 @@ impl Walker<'_> {
             last_answer: AtomicU64::new(0),
             chunk,
             state: Mutex::new(State {
-                ranges: VecDeque::from([0..n]),
+                ranges: std::iter::once(0..n).collect(),
                 ..State::default()
             }),
             changed: Condvar::new(),
@@ -486,7 +485,9 @@ impl Probes {
             } else {
                 earliest
             };
-            let wait = wake.saturating_duration_since(now).max(Duration::from_millis(1));
+            let wait = wake
+                .saturating_duration_since(now)
+                .max(Duration::from_millis(1));
             state = (self.changed.wait_timeout(state, wait))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
