@@ -50,7 +50,7 @@ fn shared_corpora_on_cephfs_are_identical_to_gnu() {
         util::skipped("/bin/ls is not GNU ls 9.1: the CephFS differential corpora were NOT run");
         return;
     }
-    if !is_root() {
+    if !util::cases::is_root() {
         util::skipped("the cluster and the fixture need root: the CephFS corpora were NOT run");
         return;
     }
@@ -125,7 +125,7 @@ fn run_corpus(cluster: &Cluster, name: &str, corpus: &Path) -> (bool, String) {
     );
     let cases = util::TempDir::new("cephfs-cases");
     let case_file = cases.path().join("cases.txt");
-    std::fs::write(&case_file, cases_runnable_here(corpus)).expect("write the case list");
+    std::fs::write(&case_file, util::cases::runnable_here(corpus)).expect("write the case list");
     let out = Command::new("bash")
         .arg(compat.join("lsdiff.sh"))
         .arg("-v")
@@ -211,60 +211,4 @@ impl Drop for Cluster {
 
 fn script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/cephfs/cluster.sh")
-}
-
-/// The corpus, less the cases run as a user who cannot execute our binary
-/// (a checkout in a private directory), as tests/compat.rs does.
-fn cases_runnable_here(corpus: &Path) -> String {
-    let text = std::fs::read_to_string(corpus).expect("read the case list");
-    let mut kept = String::new();
-    for line in text.lines() {
-        let user = (!line.trim_start().starts_with('#'))
-            .then(|| {
-                line.split_whitespace()
-                    .find_map(|w| w.strip_prefix("AS="))
-                    .filter(|u| !u.is_empty())
-            })
-            .flatten();
-        match user {
-            Some(user) if !can_execute_ours(user) => {
-                eprintln!("note: skipping a case run as {user}, who cannot execute our ls: {line}")
-            }
-            _ => {
-                kept.push_str(line);
-                kept.push('\n');
-            }
-        }
-    }
-    kept
-}
-
-/// Whether `user` can execute our binary, asked the way lsdiff.sh starts
-/// it: with setpriv.
-fn can_execute_ours(user: &str) -> bool {
-    let id = |flag: &str| {
-        Command::new("id")
-            .args([flag, user])
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    let (Some(uid), Some(gid)) = (id("-u"), id("-g")) else {
-        return false;
-    };
-    Command::new("setpriv")
-        .arg(format!("--reuid={uid}"))
-        .arg(format!("--regid={gid}"))
-        .args(["--clear-groups", "--", "test", "-x"])
-        .arg(util::ours())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
 }

@@ -77,7 +77,7 @@ fn run_corpus(corpus: &std::path::Path, locales: &[&str]) {
         util::skipped("/bin/ls is not GNU ls 9.1: the shared corpus was NOT run");
         return;
     }
-    if !rustix_is_root() {
+    if !util::cases::is_root() {
         util::skipped("the fixture builder needs root: the shared corpus was NOT run");
         return;
     }
@@ -131,62 +131,7 @@ fn missing_locale<'a>(locales: &[&'a str]) -> Option<&'a str> {
 
 /// The corpus, less the cases whose user cannot reach our binary.
 fn cases_runnable_here(corpus: &std::path::Path) -> CaseFile {
-    let text = std::fs::read_to_string(corpus).expect("read the case list");
-    let mut kept = String::new();
-    let mut skipped: Vec<&str> = Vec::new();
-    for line in text.lines() {
-        match case_user(line) {
-            Some(user) if !can_execute_ours(user) => skipped.push(line),
-            _ => {
-                kept.push_str(line);
-                kept.push('\n');
-            }
-        }
-    }
-    if !skipped.is_empty() {
-        eprintln!(
-            "note: skipping {} case(s) run as another user, who cannot execute {}:",
-            skipped.len(),
-            util::ours().display()
-        );
-        for line in &skipped {
-            eprintln!("  {line}");
-        }
-    }
-    CaseFile::new(&kept)
-}
-
-/// The user of an `AS=user` case prefix.
-fn case_user(line: &str) -> Option<&str> {
-    if line.trim_start().starts_with('#') {
-        return None;
-    }
-    line.split_whitespace()
-        .find_map(|word| word.strip_prefix("AS="))
-        .filter(|u| !u.is_empty())
-}
-
-/// Whether `user` can execute our binary (every parent directory must let
-/// them through), asked the way the runner starts it: with setpriv.
-fn can_execute_ours(user: &str) -> bool {
-    let id = |flag: &str| {
-        Command::new("id")
-            .args([flag, user])
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    let (Some(uid), Some(gid)) = (id("-u"), id("-g")) else {
-        return false;
-    };
-    Command::new("setpriv")
-        .arg(format!("--reuid={uid}"))
-        .arg(format!("--regid={gid}"))
-        .args(["--clear-groups", "--", "test", "-x"])
-        .arg(util::ours())
-        .status()
-        .is_ok_and(|s| s.success())
+    CaseFile::new(&util::cases::runnable_here(corpus))
 }
 
 /// A case list written for one run, removed on drop.
@@ -202,11 +147,4 @@ impl CaseFile {
     fn path(&self) -> PathBuf {
         self.0.path().join("cases.txt")
     }
-}
-
-fn rustix_is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+pub mod cases;
 pub mod enosys;
 pub mod latfs;
 pub mod pty;
