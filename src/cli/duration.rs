@@ -72,20 +72,20 @@ fn is_c_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
 }
 
+/// An optional `-` or `+` at `at`: whether it was `-`, and where what
+/// follows starts.
+fn sign(s: &[u8], at: usize) -> (bool, usize) {
+    match s.get(at) {
+        Some(b'-') => (true, at + 1),
+        Some(b'+') => (false, at + 1),
+        _ => (false, at),
+    }
+}
+
 /// glibc's `strtod` grammar, `point` being the decimal point.
 fn strtod(s: &[u8], point: &[u8]) -> Option<(f64, usize)> {
-    let mut i = s.iter().take_while(|&&b| is_c_space(b)).count();
-    let negative = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let blanks = s.iter().take_while(|&&b| is_c_space(b)).count();
+    let (negative, i) = sign(s, blanks);
     let (magnitude, end) = special(s, i)
         .or_else(|| hexadecimal(s, i, point))
         .or_else(|| decimal(s, i, point))?;
@@ -150,18 +150,7 @@ fn exponent(s: &[u8], at: usize, letter: u8) -> (i64, usize) {
     if s.get(at).is_none_or(|b| b.to_ascii_lowercase() != letter) {
         return (0, at);
     }
-    let mut i = at + 1;
-    let negative = match s.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
+    let (negative, i) = sign(s, at + 1);
     let n = digits(s, i, 10);
     if n == 0 {
         return (0, at);
