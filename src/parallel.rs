@@ -29,7 +29,7 @@ mod watch;
 
 pub use pace::{pace_of, Pace};
 pub use pool::Task;
-pub use watch::{left_stuck, spawn_watched, timed, timed_out, watch, Beat};
+pub use watch::{left_stuck, spawn_watched, timed, timed_out, watch, Beat, Watched};
 
 /// How an entry is looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +84,16 @@ pub fn probe_strategy(
     dev: Option<(u32, u32)>,
     count: usize,
 ) -> Strategy {
+    probe_strategy_for(config.probes, dir, dev, count)
+}
+
+/// [`probe_strategy`] for `STATLS_THREADS` read as `probes`.
+fn probe_strategy_for(
+    probes: ProbeConcurrency,
+    dir: BorrowedFd<'_>,
+    dev: Option<(u32, u32)>,
+    count: usize,
+) -> Strategy {
     if count < 2 || !threads_allowed() {
         return Strategy::Sequential;
     }
@@ -91,7 +101,7 @@ pub fn probe_strategy(
         n.min(crate::sys::limits::spare_descriptors())
             .saturating_sub(1)
     };
-    match config.probes {
+    match probes {
         ProbeConcurrency::Sequential => Strategy::Sequential,
         ProbeConcurrency::Forced(n) => Strategy::Paced {
             pace: Pace::always_slow(),
@@ -112,6 +122,26 @@ pub fn probe_strategy(
                 _ => Strategy::Sequential,
             }
         }
+    }
+}
+
+/// How a directory's `count` probes start under `--timeout`, where each
+/// runs on a watched thread (`watch`): on how many workers, taking how
+/// many entries at a time. A large local directory as it would be split;
+/// a small local one on one worker, all its entries at once (a thread
+/// whose probe is given up hands the rest back, so nothing is lost by
+/// taking many); elsewhere, and with `STATLS_THREADS=1`, one worker, an
+/// entry at a time (more join it when every probe in flight is slow).
+pub fn watched_probe_shape(
+    probes: ProbeConcurrency,
+    dir: BorrowedFd<'_>,
+    dev: Option<(u32, u32)>,
+    count: usize,
+) -> (usize, usize) {
+    match probe_strategy_for(probes, dir, dev, count) {
+        Strategy::Split { helpers, chunk } => (helpers + 1, chunk),
+        Strategy::Sequential if probes == ProbeConcurrency::Auto => (1, count.max(1)),
+        _ => (1, 1),
     }
 }
 
@@ -168,8 +198,7 @@ pub fn withdraw(id: u64) {
 /// to eight) anywhere, `STATLS_THREADS=1` for none.
 pub fn read_ahead_workers(config: &Config, dirs: &[Entry]) -> usize {
     const REMOTE_WORKERS: usize = 8;
-    // With `--timeout` every request waits on a watched thread instead.
-    if !config.recursive || !threads_allowed() || config.timeout.is_some() {
+    if !config.recursive || !threads_allowed() {
         return 0;
     }
     match config.probes {
@@ -214,8 +243,11 @@ pub fn read_ahead_pays(
     mean: usize,
     beside: bool,
 ) -> bool {
+    // With `--timeout` the walk makes no request itself: a directory not
+    // read ahead waits for a watched thread all the same.
     remote
         || probed
+        || config.timeout.is_some()
         || matches!(config.probes, ProbeConcurrency::Forced(_))
         || (mean >= READ_AHEAD_MEAN_MIN && beside)
 }

@@ -42,6 +42,8 @@ mod probe;
 mod report;
 mod trial;
 mod watched;
+mod watched_ahead;
+mod watched_probes;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -250,6 +252,7 @@ impl<'a> Walker<'a> {
             ident,
             listing,
             facts,
+            probing,
         }) = self.open_dir(&pending, ahead)
         else {
             return;
@@ -286,7 +289,7 @@ impl<'a> Walker<'a> {
             }
             // Probed while read, or ahead with what they found recorded.
             None if probed => {}
-            None => self.complete_entries(dir, dev, &mut entries),
+            None => self.complete_entries(dir, dev, &mut entries, probing),
         }
         // Closed before formatting, as GNU does (user lookups open files):
         // kept only to open subdirectories from, if the path's budget holds.
@@ -525,14 +528,20 @@ impl<'a> Walker<'a> {
     /// stats, link targets, ACL markers, contexts), probed one at a time or
     /// overlapped as the filesystem calls for, with any error reported in
     /// directory order either way.
-    fn complete_entries(&mut self, dir: InDir<'_>, dev: Option<(u32, u32)>, entries: &mut [Entry]) {
+    fn complete_entries(
+        &mut self,
+        dir: InDir<'_>,
+        dev: Option<(u32, u32)>,
+        entries: &mut [Entry],
+        probing: Option<Arc<watched_probes::Probes>>,
+    ) {
         let probed = self.plan.count_probed(entries.iter().map(|e| e.file_type));
         // Nothing to learn (a plain listing): the entries are not visited.
         if probed == 0 {
             return;
         }
         if let Some(limit) = self.config.timeout {
-            for (i, problems) in self.probe_watched(dir, dev, entries, limit) {
+            for (i, problems) in self.probe_watched(dir, dev, entries, (limit, probing)) {
                 self.report_problems(dir.path, &entries[i], problems);
             }
             return;

@@ -110,8 +110,8 @@ impl Shared {
     }
 }
 
-/// The job's side: it says when each request starts, and its end when
-/// dropped.
+/// The job's side: it says when each request starts, and the end of what
+/// is watched when dropped (a job may go on with work watched otherwise).
 pub struct Beat(Arc<Shared>);
 
 impl Beat {
@@ -139,7 +139,7 @@ pub struct Watched(Arc<Shared>);
 
 /// Starts `job` on a thread of its own; None when no thread can take it
 /// (the caller gives the request up at once).
-pub fn watch(job: impl FnOnce(&Beat) + Send + 'static) -> Option<Watched> {
+pub fn watch(job: impl FnOnce(Beat) + Send + 'static) -> Option<Watched> {
     let shared = Arc::new(Shared {
         beats: Mutex::new(Beats {
             since: Instant::now(),
@@ -149,10 +149,7 @@ pub fn watch(job: impl FnOnce(&Beat) + Send + 'static) -> Option<Watched> {
         ended: Condvar::new(),
     });
     let beat = Beat(Arc::clone(&shared));
-    let started = runner().run(Box::new(move || {
-        job(&beat);
-        drop(beat);
-    }));
+    let started = runner().run(Box::new(move || job(beat)));
     started.then_some(Watched(shared))
 }
 
@@ -247,7 +244,7 @@ mod tests {
     #[test]
     fn each_request_of_a_job_has_the_whole_limit() {
         let limit = Duration::from_secs(2);
-        let w = watch(move |beat| {
+        let w = watch(move |beat: Beat| {
             for _ in 0..3 {
                 beat.request();
                 std::thread::sleep(Duration::from_millis(800));

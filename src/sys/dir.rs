@@ -61,14 +61,34 @@ pub struct DirBuffer(Vec<MaybeUninit<u8>>);
 pub fn read_dir_each(
     fd: BorrowedFd<'_>,
     buffer: &mut DirBuffer,
+    keep: impl FnMut(&[u8]) -> bool,
+    each: impl FnMut(DirEntry),
+) -> Option<std::io::Error> {
+    read_dir_batches(fd, buffer, keep, each, || {})
+}
+
+/// [`read_dir_each`], calling `next_request` before every getdents64
+/// call after the first: what was handed over so far is all the kernel
+/// answered, and a new request starts.
+pub fn read_dir_batches(
+    fd: BorrowedFd<'_>,
+    buffer: &mut DirBuffer,
     mut keep: impl FnMut(&[u8]) -> bool,
     mut each: impl FnMut(DirEntry),
+    mut next_request: impl FnMut(),
 ) -> Option<std::io::Error> {
     if buffer.0.len() < GETDENTS_BUFFER {
         buffer.0.resize(GETDENTS_BUFFER, MaybeUninit::uninit());
     }
     let mut dir = RawDir::new(fd.as_fd(), &mut buffer.0);
-    while let Some(next) = dir.next() {
+    let mut first = true;
+    loop {
+        if dir.is_buffer_empty() && !std::mem::take(&mut first) {
+            next_request();
+        }
+        let Some(next) = dir.next() else {
+            break;
+        };
         match next {
             Ok(e) => {
                 let name = e.file_name();

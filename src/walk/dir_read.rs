@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use super::filter::Filter;
 use super::probe::{FactsList, Prober};
+use super::watched_probes::Probes;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::options::SortKey;
@@ -32,6 +33,8 @@ pub struct DirRead {
     /// The entries' probes, in entry order, when done ahead (and not yet
     /// recorded in a sorted listing).
     pub facts: Option<FactsList>,
+    /// With `--timeout`: the entries' probes under way on watched threads.
+    pub probing: Option<Arc<Probes>>,
 }
 
 /// A directory's entries as read ahead.
@@ -67,12 +70,22 @@ impl PackedNames {
         self.types.push(file_type);
     }
 
+    /// Moves the names of `other` to the end of these.
+    pub fn append(&mut self, other: &mut PackedNames) {
+        if self.types.is_empty() {
+            std::mem::swap(self, other);
+            return;
+        }
+        self.bytes.append(&mut other.bytes);
+        self.types.append(&mut other.types);
+    }
+
     /// Bytes held.
     fn bytes(&self) -> usize {
         self.bytes.len() + self.types.len()
     }
 
-    fn iter(&self) -> impl Iterator<Item = (&CStr, FileType)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&CStr, FileType)> {
         self.bytes
             .split_inclusive(|&b| b == 0)
             .filter_map(|n| CStr::from_bytes_with_nul(n).ok())
@@ -164,6 +177,7 @@ pub fn open_identified(base: Base<'_>, name: &CStr, identify: bool) -> Outcome {
         fd,
         listing: None,
         facts: None,
+        probing: None,
     })
 }
 
@@ -219,6 +233,7 @@ pub fn read_ahead(
         ident,
         listing: Some((listing, read_error)),
         facts,
+        probing: None,
     })
 }
 

@@ -35,6 +35,8 @@ use std::time::{Duration, Instant};
 
 use super::dir_read::{bytes_in, read_ahead, Context, Outcome, HELD_BYTES_MAX};
 use super::trial::Trial;
+use super::watched::ProbeAhead;
+use super::watched_ahead::WatchedAhead;
 use crate::parallel::{self, Scope};
 use crate::sys::dir::DirBuffer;
 use crate::sys::limits::is_descriptor_exhaustion;
@@ -58,9 +60,14 @@ struct Done {
 impl Done {
     /// Too old to be listed as if read now.
     fn stale(&self, now: Instant, listed: u64) -> bool {
-        now.saturating_duration_since(self.at) > MAX_AGE
-            || listed.saturating_sub(self.listed) > MAX_LISTED_BETWEEN
+        stale((self.at, self.listed), now, listed)
     }
+}
+
+/// Whether a directory read at `at`, when the walk had listed `then`
+/// entries, is too old to be listed now that it has listed `listed`.
+fn stale((at, then): (Instant, u64), now: Instant, listed: u64) -> bool {
+    now.saturating_duration_since(at) > MAX_AGE || listed.saturating_sub(then) > MAX_LISTED_BETWEEN
 }
 
 struct Job {
@@ -159,6 +166,8 @@ pub struct Prefetcher<'a> {
     stale: HashSet<u64>,
     /// Whether the workers run beside the walk.
     trial: Trial,
+    /// With `--timeout`: the jobs, on watched threads (no workers).
+    watched: Option<WatchedAhead>,
 }
 
 impl Shared {
@@ -195,11 +204,23 @@ impl<'env> Prefetcher<'env> {
     ) -> Prefetcher<'env> {
         let shared = Arc::new(Shared::default());
         let workers = workers.min(descriptors / 2);
-        let started = parallel::spawn_workers(scope, workers, || {
-            let shared = Arc::clone(&shared);
-            let context = context.clone();
-            move || work(&shared, &context)
+        let watched = context.config.timeout.map(|limit| {
+            let probe = ProbeAhead {
+                plan: Arc::clone(&context.plan),
+                xattrs: Arc::clone(&context.xattrs),
+                probes: context.config.probes,
+            };
+            WatchedAhead::new(limit, probe)
         });
+        let started = match watched {
+            // As many jobs at once as workers would read.
+            Some(_) => workers,
+            None => parallel::spawn_workers(scope, workers, || {
+                let shared = Arc::clone(&shared);
+                let context = context.clone();
+                move || work(&shared, &context)
+            }),
+        };
         let window = if started == 0 {
             0
         } else {
@@ -216,6 +237,7 @@ impl<'env> Prefetcher<'env> {
             withdrawn: HashSet::new(),
             stale: HashSet::new(),
             trial: Trial::default(),
+            watched,
         }
     }
 
@@ -247,6 +269,14 @@ impl<'env> Prefetcher<'env> {
         }
         let now = Instant::now();
         let listed = self.shared.listed.load(Ordering::Relaxed);
+        if let Some(watched) = self.watched.as_mut() {
+            for id in watched.expire(|at, then| stale((at, then), now, listed)) {
+                self.withdrawn.insert(id);
+                self.stale.insert(id);
+                self.outstanding -= 1;
+            }
+            return;
+        }
         let mut state = lock(&self.shared.state);
         let stale: Vec<u64> = (state.done.iter())
             .filter(|(_, d)| d.stale(now, listed))
@@ -266,6 +296,11 @@ impl<'env> Prefetcher<'env> {
     /// the jobs in hand.
     pub fn release(&mut self) {
         self.shared.cap.store(0, Ordering::Relaxed);
+        if let Some(watched) = self.watched.as_mut() {
+            self.withdrawn.extend(watched.clear());
+            self.outstanding = 0;
+            return;
+        }
         let mut state = lock(&self.shared.state);
         let queued: Vec<u64> = state.queue.drain(..).map(|j| j.id).collect();
         self.withdrawn.extend(queued);
@@ -306,6 +341,22 @@ impl<'env> Prefetcher<'env> {
     pub fn submit(&mut self, parent: &Arc<OwnedFd>, dirs: Vec<(CString, Vec<u8>)>) -> Vec<u64> {
         let window = self.window();
         let dirs: Vec<_> = dirs.into_iter().take(window).collect();
+        if let Some(watched) = self.watched.as_mut() {
+            let room = window.saturating_sub(self.outstanding);
+            let listed = self.shared.listed.load(Ordering::Relaxed);
+            let mut ids = Vec::new();
+            for dir in dirs.into_iter().take(room) {
+                let id = self.next_id;
+                self.next_id += 1;
+                watched.start(id, (parent, self.context.config), dir, listed);
+                ids.push(id);
+            }
+            if !ids.is_empty() {
+                self.trial.submitted();
+            }
+            self.outstanding += ids.len();
+            return ids;
+        }
         let mut state = lock(&self.shared.state);
         let excess = (self.outstanding + dirs.len()).saturating_sub(window);
         let withdrawn = excess.min(state.queue.len());
@@ -345,6 +396,11 @@ impl<'env> Prefetcher<'env> {
             return None;
         }
         self.outstanding = self.outstanding.saturating_sub(1);
+        if let Some(watched) = self.watched.as_mut() {
+            let listed = self.shared.listed.load(Ordering::Relaxed);
+            let now = Instant::now();
+            return watched.take(id, |at, then| stale((at, then), now, listed));
+        }
         let mut state = lock(&self.shared.state);
         loop {
             if let Some(done) = state.collect(id) {
@@ -383,7 +439,10 @@ impl<'env> Prefetcher<'env> {
     }
 
     /// Stops the workers (they finish the job in hand, if any).
-    pub fn close(&self) {
+    pub fn close(&mut self) {
+        if let Some(watched) = self.watched.as_mut() {
+            watched.clear();
+        }
         let mut state = lock(&self.shared.state);
         state.closed = true;
         state.queue.clear();
