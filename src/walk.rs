@@ -104,6 +104,8 @@ pub struct Walker<'a> {
     /// Entries of the directories listed lately, on average (a moving
     /// mean, starting high): whether reading ahead pays otherwise.
     mean_entries: usize,
+    /// With `--timeout`: what every directory's job shares, made once.
+    jobs: std::cell::OnceCell<watched::JobContext>,
 }
 
 impl<'a> Walker<'a> {
@@ -123,6 +125,7 @@ impl<'a> Walker<'a> {
             dir_buffer: DirBuffer::default(),
             remote: false,
             mean_entries: parallel::READ_AHEAD_MEAN_START,
+            jobs: std::cell::OnceCell::new(),
         }
     }
 
@@ -198,7 +201,8 @@ impl<'a> Walker<'a> {
             xattrs: Arc::clone(&self.xattrs),
         };
         parallel::scope(|scope| {
-            let mut ahead = Prefetcher::start(scope, workers, descriptors, context);
+            let jobs = self.config.timeout.map(|_| self.job_context());
+            let mut ahead = Prefetcher::start(scope, workers, descriptors, context, jobs);
             while let Some(item) = work.pop() {
                 match item {
                     Work::Leave => {

@@ -97,6 +97,9 @@ struct Beats {
     since: Instant,
     ended: bool,
     given_up: bool,
+    /// The waiter sleeps on `ended` (a signal costs a system call even
+    /// with nobody waiting).
+    waiting: bool,
 }
 
 struct Shared {
@@ -129,8 +132,11 @@ impl Drop for Beat {
             let mut threads = runner().lock();
             threads.stuck = threads.stuck.saturating_sub(1);
         }
+        let waiting = beats.waiting;
         drop(beats);
-        self.0.ended.notify_all();
+        if waiting {
+            self.0.ended.notify_all();
+        }
     }
 }
 
@@ -145,6 +151,7 @@ pub fn watch(job: impl FnOnce(Beat) + Send + 'static) -> Option<Watched> {
             since: Instant::now(),
             ended: false,
             given_up: false,
+            waiting: false,
         }),
         ended: Condvar::new(),
     });
@@ -169,12 +176,14 @@ impl Watched {
                 runner().lock().stuck += 1;
                 return false;
             }
+            beats.waiting = true;
             beats = self
                 .0
                 .ended
                 .wait_timeout(beats, deadline - now)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+            beats.waiting = false;
         }
     }
 }

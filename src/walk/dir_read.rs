@@ -224,7 +224,12 @@ pub fn read_ahead(
         };
         names.probe(&prober)
     });
-    let (listing, facts) = match sorted_ahead(context, &names, facts, probed) {
+    let (listing, facts) = match sorted_ahead(
+        (context.config, context.collate_bytes),
+        &names,
+        facts,
+        probed,
+    ) {
         Ok(entries) => (Listing::Sorted(entries), None),
         Err(facts) => (Listing::Names(names), facts),
     };
@@ -243,8 +248,8 @@ pub fn read_ahead(
 /// the order read), the sort needs nothing of the printer (`--sort=width`
 /// measures names as printed), and the entries fit half the budget of
 /// what may wait. Otherwise the facts back, for the walk.
-fn sorted_ahead(
-    context: &Context<'_>,
+pub fn sorted_ahead(
+    (config, collate_bytes): (&Config, bool),
     names: &PackedNames,
     facts: Option<FactsList>,
     probed: usize,
@@ -255,7 +260,7 @@ fn sorted_ahead(
     };
     let per_entry = std::mem::size_of::<Entry>() + 48 + std::mem::size_of::<Metadata>();
     let fits = names.types.len() * per_entry <= HELD_BYTES_MAX / 2;
-    if !complete || !fits || context.config.sort == SortKey::Width {
+    if !complete || !fits || config.sort == SortKey::Width {
         return Err(facts);
     }
     let mut entries = Vec::new();
@@ -266,7 +271,7 @@ fn sorted_ahead(
             let _ = facts.record_into(entry);
         }
     }
-    if let Some(order) = sorted_order(&entries, context.config, context.collate_bytes, &|_| 0) {
+    if let Some(order) = sorted_order(&entries, config, collate_bytes, &|_| 0) {
         apply_order(&mut entries, order);
     }
     Ok(entries)

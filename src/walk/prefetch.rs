@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use super::dir_read::{bytes_in, read_ahead, Context, Outcome, HELD_BYTES_MAX};
 use super::trial::Trial;
-use super::watched::ProbeAhead;
+use super::watched::JobContext;
 use super::watched_ahead::WatchedAhead;
 use crate::parallel::{self, Scope};
 use crate::sys::dir::DirBuffer;
@@ -201,17 +201,13 @@ impl<'env> Prefetcher<'env> {
         workers: usize,
         descriptors: usize,
         context: Context<'env>,
+        jobs: Option<JobContext>,
     ) -> Prefetcher<'env> {
         let shared = Arc::new(Shared::default());
         let workers = workers.min(descriptors / 2);
-        let watched = context.config.timeout.map(|limit| {
-            let probe = ProbeAhead {
-                plan: Arc::clone(&context.plan),
-                xattrs: Arc::clone(&context.xattrs),
-                probes: context.config.probes,
-            };
-            WatchedAhead::new(limit, probe)
-        });
+        let watched = (context.config.timeout)
+            .zip(jobs)
+            .map(|(limit, jobs)| WatchedAhead::new(limit, jobs));
         let started = match watched {
             // As many jobs at once as workers would read.
             Some(_) => workers,

@@ -15,15 +15,15 @@
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::dir_read::{DirRead, Listing, Outcome, PackedNames};
+use super::dir_read::{sorted_ahead, DirRead, Listing, Outcome, PackedNames};
 use super::filter::Filter;
 use super::probe::Problems;
 use super::watched_probes::{stat_failed, Probes};
 use super::{Pending, Walker};
-use crate::config::ProbeConcurrency;
+use crate::config::Config;
 use crate::entry::Entry;
 use crate::parallel::{self, Beat, Watched};
 use crate::plan::Plan;
@@ -44,19 +44,33 @@ struct Progress {
     read_at: Option<Instant>,
     /// The entries' probes, started once the directory was read.
     probes: Option<Arc<Probes>>,
+    /// The job is making and sorting the entries (no request: the walk
+    /// waits for it without a limit).
+    sorting: bool,
+    sorted: Option<Vec<Entry>>,
+    /// The walk waits for the sorting to end.
+    walk_waits: bool,
+}
+
+/// A job's progress, and the signal that its sorting ended.
+#[derive(Default)]
+struct Shared {
+    progress: Mutex<Progress>,
+    sorted: Condvar,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// What a job needs to probe the entries it read.
+/// What every job shares: what to probe, and how to sort.
 #[derive(Clone)]
-pub(super) struct ProbeAhead {
+pub(super) struct JobContext {
     pub plan: Arc<Plan>,
     pub xattrs: Arc<AclProbe>,
-    /// `STATLS_THREADS`, as the configuration read it.
-    pub probes: ProbeConcurrency,
+    pub config: Arc<Config>,
+    /// Names sort in byte order (the walk's `collate_bytes`).
+    pub collate_bytes: bool,
 }
 
 /// One directory for a job: opened relative to `parent` by `name`, or by
@@ -67,12 +81,12 @@ pub(super) struct DirTask {
     pub path: Vec<u8>,
     pub identify: bool,
     pub filter: Filter,
-    pub probe: ProbeAhead,
+    pub context: JobContext,
 }
 
 /// A directory's job, started on a watched thread.
 pub(super) struct DirJob {
-    progress: Arc<Mutex<Progress>>,
+    shared: Arc<Shared>,
     identify: bool,
     /// `None`: no thread could take it (given up at once).
     watched: Option<Watched>,
@@ -85,12 +99,12 @@ thread_local! {
 
 impl DirJob {
     pub(super) fn start(task: DirTask) -> DirJob {
-        let progress = Arc::new(Mutex::new(Progress::default()));
-        let theirs = Arc::clone(&progress);
+        let shared = Arc::new(Shared::default());
+        let theirs = Arc::clone(&shared);
         let identify = task.identify;
         let watched = parallel::watch(move |beat| run_job(task, &theirs, beat));
         DirJob {
-            progress,
+            shared,
             identify,
             watched,
         }
@@ -98,18 +112,23 @@ impl DirJob {
 
     /// When reading ended, if it has.
     pub(super) fn read_at(&self) -> Option<Instant> {
-        lock(&self.progress).read_at
+        lock(&self.shared.progress).read_at
     }
 
     /// Waits until the directory is read, or its request in flight has
     /// waited `limit`, and takes what was learned: the open's error, or
-    /// the descriptor, identity and names, cut short where a request was
-    /// given up, and the probes under way.
+    /// the descriptor, identity and names (made and sorted, when the job
+    /// could), cut short where a request was given up, and the probes
+    /// under way.
     pub(super) fn wait(self, limit: Duration) -> Outcome {
         if let Some(watched) = &self.watched {
             watched.wait(limit);
         }
-        let mut progress = lock(&self.progress);
+        let mut progress = lock(&self.shared.progress);
+        while progress.sorting {
+            progress.walk_waits = true;
+            progress = (self.shared.sorted.wait(progress)).unwrap_or_else(|e| e.into_inner());
+        }
         let fd = match progress.opened.take() {
             Some(Ok(fd)) => fd,
             Some(Err(e)) => return Err(e),
@@ -123,11 +142,14 @@ impl DirJob {
             Some(error) => error,
             None => Some(parallel::timed_out()),
         };
-        let names = std::mem::take(&mut progress.names);
+        let listing = match progress.sorted.take() {
+            Some(entries) => Listing::Sorted(entries),
+            None => Listing::Names(std::mem::take(&mut progress.names)),
+        };
         Ok(DirRead {
             fd,
             ident,
-            listing: Some((Listing::Names(names), read_error)),
+            listing: Some((listing, read_error)),
             facts: None,
             probing: progress.probes.take(),
         })
@@ -135,8 +157,10 @@ impl DirJob {
 }
 
 /// The job: open, identify, read (handing names over a getdents answer at
-/// a time), then probe what the plan asks for, as one of the workers.
-fn run_job(task: DirTask, progress: &Mutex<Progress>, beat: Beat) {
+/// a time), then probe what the plan asks for, as one of the workers, or
+/// with nothing to probe make and sort the entries.
+fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
+    let progress = &shared.progress;
     let base = (task.parent.as_ref()).map_or(Base::Cwd, |p| Base::Dir(p.as_fd()));
     let fd = match open_dir(base, &task.name) {
         Ok(fd) => Arc::new(fd),
@@ -171,50 +195,71 @@ fn run_job(task: DirTask, progress: &Mutex<Progress>, beat: Beat) {
     read.names.append(&mut batch.borrow_mut());
     read.read = Some(read_error);
     read.read_at = Some(Instant::now());
-    let probes = start_probes(&task, &fd, dev, &read.names);
+    let context = &task.context;
+    let probed = context.plan.count_probed(read.names.iter().map(|(_, t)| t));
+    let probes = (probed > 0).then(|| start_probes(&task, &fd, dev, &read.names, probed));
     if let Some(probes) = &probes {
         probes.enlist();
         read.probes = Some(Arc::clone(probes));
     }
+    // Nothing to probe: the entries are made and sorted here, unless the
+    // walk takes the names first.
+    let names = (probed == 0).then(|| std::mem::take(&mut read.names));
+    read.sorting = names.is_some();
     drop(read);
-    // Reading was what the walk waits for; the probes are watched on
-    // their own.
+    drop(fd);
+    // Reading was what the walk waits for with a limit; the probes are
+    // watched on their own, and sorting makes no request.
     drop(beat);
+    if let Some(names) = names {
+        let sort = (&*context.config, context.collate_bytes);
+        let sorted = sorted_ahead(sort, &names, None, 0).ok();
+        let mut read = lock(progress);
+        match sorted {
+            Some(entries) => read.sorted = Some(entries),
+            None => read.names = names,
+        }
+        read.sorting = false;
+        let walk_waits = read.walk_waits;
+        drop(read);
+        if walk_waits {
+            shared.sorted.notify_all();
+        }
+    }
     if let Some(probes) = probes {
         probes.work();
     }
 }
 
-/// The probes of the entries read, when the plan asks for any.
+/// The probes of the entries read.
 fn start_probes(
     task: &DirTask,
     fd: &Arc<OwnedFd>,
     dev: Option<(u32, u32)>,
     names: &PackedNames,
-) -> Option<Arc<Probes>> {
-    let ahead = &task.probe;
-    let count = ahead.plan.count_probed(names.iter().map(|(_, t)| t));
-    if count == 0 {
-        return None;
-    }
-    let shape = parallel::watched_probe_shape(ahead.probes, fd.as_fd(), dev, count);
+    count: usize,
+) -> Arc<Probes> {
+    let context = &task.context;
+    let shape = parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, count);
     let names = names.iter().map(|(n, t)| (n.to_owned(), t)).collect();
-    Some(Probes::new(
-        (Arc::clone(&ahead.plan), Arc::clone(&ahead.xattrs)),
+    Probes::new(
+        (Arc::clone(&context.plan), Arc::clone(&context.xattrs)),
         (Arc::clone(fd), task.path.clone()),
         names,
         shape,
-    ))
+    )
 }
 
 impl Walker<'_> {
-    /// What a job needs to probe the entries it reads.
-    pub(super) fn probe_ahead(&self) -> ProbeAhead {
-        ProbeAhead {
+    /// What every job shares, made once.
+    pub(super) fn job_context(&self) -> JobContext {
+        let context = self.jobs.get_or_init(|| JobContext {
             plan: Arc::clone(&self.plan),
             xattrs: Arc::clone(&self.xattrs),
-            probes: self.config.probes,
-        }
+            config: Arc::new(self.config.clone()),
+            collate_bytes: self.collate_bytes,
+        });
+        context.clone()
     }
 
     /// Opens, identifies (`-R`) and reads the directory on a watched
@@ -232,7 +277,7 @@ impl Walker<'_> {
             path: pending.path.clone(),
             identify: self.config.recursive,
             filter: Filter::new(self.config),
-            probe: self.probe_ahead(),
+            context: self.job_context(),
         });
         Some(job.wait(limit))
     }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use super::dir_read::Outcome;
 use super::filter::Filter;
-use super::watched::{DirJob, DirTask, ProbeAhead};
+use super::watched::{DirJob, DirTask, JobContext};
 use crate::config::Config;
 
 /// A job started, with the walk's count of entries listed then.
@@ -25,15 +25,15 @@ struct Started {
 
 pub(super) struct WatchedAhead {
     limit: Duration,
-    probe: ProbeAhead,
+    context: JobContext,
     jobs: HashMap<u64, Started>,
 }
 
 impl WatchedAhead {
-    pub(super) fn new(limit: Duration, probe: ProbeAhead) -> WatchedAhead {
+    pub(super) fn new(limit: Duration, context: JobContext) -> WatchedAhead {
         WatchedAhead {
             limit,
-            probe,
+            context,
             jobs: HashMap::new(),
         }
     }
@@ -52,7 +52,7 @@ impl WatchedAhead {
             path,
             identify: true,
             filter: Filter::new(config),
-            probe: self.probe.clone(),
+            context: self.context.clone(),
         });
         self.jobs.insert(id, Started { job, listed });
     }
