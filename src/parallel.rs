@@ -145,6 +145,20 @@ pub fn watched_probe_shape(
     }
 }
 
+/// Under `--timeout`: from how many entries a directory whose every entry
+/// is probed starts its probes while it is still read, and their shape
+/// ([`watched_probe_shape`]); as without the option, only a large local
+/// directory, with CPUs to spare.
+pub fn watched_probes_while_reading(
+    probes: ProbeConcurrency,
+    dir: BorrowedFd<'_>,
+    dev: Option<(u32, u32)>,
+) -> Option<(usize, (usize, usize))> {
+    let shape = watched_probe_shape(probes, dir, dev, LOCAL_SPLIT_MIN);
+    let overlap = probes == ProbeConcurrency::Auto && crate::sys::limits::cpus() > 1;
+    (overlap && shape.0 > 1).then_some((LOCAL_SPLIT_MIN, shape))
+}
+
 /// From how many entries a local directory's probes start while it is
 /// still being read (on a helper thread, the walk joining once reading
 /// ends): as many as make its probes worth splitting. `None` when nothing

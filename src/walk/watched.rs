@@ -142,6 +142,11 @@ impl DirJob {
             Some(error) => error,
             None => Some(parallel::timed_out()),
         };
+        let probing = progress.probes.take();
+        if let Some(probes) = &probing {
+            // Reading given up: the probes are those of the names taken.
+            probes.seal();
+        }
         let listing = match progress.sorted.take() {
             Some(entries) => Listing::Sorted(entries),
             None => Listing::Names(std::mem::take(&mut progress.names)),
@@ -151,7 +156,7 @@ impl DirJob {
             ident,
             listing: Some((listing, read_error)),
             facts: None,
-            probing: progress.probes.take(),
+            probing,
         })
     }
 }
@@ -178,7 +183,28 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
         lock(progress).ident = Some(ident);
     }
     beat.request();
+    let context = &task.context;
+    // Every entry probed, of a large local directory: the probes start
+    // while it is read, as without the option.
+    let early = (context.plan.probes_files())
+        .then(|| parallel::watched_probes_while_reading(context.config.probes, fd.as_fd(), dev))
+        .flatten()
+        .map(|(from, shape)| (from, new_probes(&task, &fd, shape)));
+    if let Some((_, probes)) = &early {
+        lock(progress).probes = Some(Arc::clone(probes));
+    }
+    let mut helped = false;
     let batch = RefCell::new(PackedNames::default());
+    // The names read since the last hand-over go to the walk, and to the
+    // probes started early (both under one lock: the walk that gives the
+    // reading up seals the probes with the names it takes).
+    let hand_over = |progress: &mut Progress| {
+        let mut batch = batch.borrow_mut();
+        if let Some((_, probes)) = &early {
+            probes.add(batch.iter());
+        }
+        progress.names.append(&mut batch);
+    };
     let read_error = BUFFER.with_borrow_mut(|buffer| {
         read_dir_batches(
             fd.as_fd(),
@@ -186,25 +212,46 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
             |name| task.filter.keep(name),
             |d| batch.borrow_mut().push(&d.name, d.file_type),
             || {
-                lock(progress).names.append(&mut batch.borrow_mut());
+                let mut read = lock(progress);
+                hand_over(&mut read);
+                let count = read.names.len();
+                drop(read);
+                if let Some((from, probes)) = early.as_ref().filter(|_| !helped) {
+                    if count >= *from {
+                        probes.help(probes.workers() - 1);
+                        helped = true;
+                    }
+                }
                 beat.request();
             },
         )
     });
     let mut read = lock(progress);
-    read.names.append(&mut batch.borrow_mut());
+    hand_over(&mut read);
     read.read = Some(read_error);
     read.read_at = Some(Instant::now());
-    let context = &task.context;
-    let probed = context.plan.count_probed(read.names.iter().map(|(_, t)| t));
-    let probes = (probed > 0).then(|| start_probes(&task, &fd, dev, &read.names, probed));
+    let probed = match &early {
+        Some(_) => 0,
+        None => context.plan.count_probed(read.names.iter().map(|(_, t)| t)),
+    };
+    let probes = match early {
+        Some((_, probes)) => Some(probes),
+        None => (probed > 0).then(|| {
+            let shape =
+                parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, probed);
+            let probes = new_probes(&task, &fd, shape);
+            probes.add(read.names.iter());
+            read.probes = Some(Arc::clone(&probes));
+            probes
+        }),
+    };
     if let Some(probes) = &probes {
+        probes.seal();
         probes.enlist();
-        read.probes = Some(Arc::clone(probes));
     }
     // Nothing to probe: the entries are made and sorted here, unless the
     // walk takes the names first.
-    let names = (probed == 0).then(|| std::mem::take(&mut read.names));
+    let names = (probes.is_none()).then(|| std::mem::take(&mut read.names));
     read.sorting = names.is_some();
     drop(read);
     drop(fd);
@@ -231,21 +278,12 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     }
 }
 
-/// The probes of the entries read.
-fn start_probes(
-    task: &DirTask,
-    fd: &Arc<OwnedFd>,
-    dev: Option<(u32, u32)>,
-    names: &PackedNames,
-    count: usize,
-) -> Arc<Probes> {
+/// The probes of the entries the job reads, none added yet.
+fn new_probes(task: &DirTask, fd: &Arc<OwnedFd>, shape: (usize, usize)) -> Arc<Probes> {
     let context = &task.context;
-    let shape = parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, count);
-    let names = names.iter().map(|(n, t)| (n.to_owned(), t)).collect();
     Probes::new(
         (Arc::clone(&context.plan), Arc::clone(&context.xattrs)),
         (Arc::clone(fd), task.path.clone()),
-        names,
         shape,
     )
 }
@@ -300,14 +338,13 @@ impl Walker<'_> {
                     let count = entries.len();
                     let shape =
                         parallel::watched_probe_shape(self.config.probes, dir.fd, dev, count);
-                    Probes::new(
+                    let probes = Probes::new(
                         (Arc::clone(&self.plan), Arc::clone(&self.xattrs)),
                         (Arc::new(fd), dir.path.to_vec()),
-                        (entries.iter())
-                            .map(|e| (e.name.clone(), e.file_type))
-                            .collect(),
                         shape,
-                    )
+                    );
+                    probes.add(entries.iter().map(|e| (&e.name, e.file_type)));
+                    probes
                 }
                 Err(_) => {
                     let stats_failed = entries.iter_mut().map(|e| stat_failed().record_into(e));
@@ -315,14 +352,16 @@ impl Walker<'_> {
                 }
             },
         };
-        let facts = probes.run(limit);
         let mut problems = Vec::new();
-        for (i, (entry, facts)) in entries.iter_mut().zip(facts).enumerate() {
-            let found = facts.record_into(entry);
-            if !found.is_empty() {
-                problems.push((i, found));
+        let mut entries = entries.iter_mut().enumerate();
+        probes.run(limit, |facts| {
+            if let Some((i, entry)) = entries.next() {
+                let found = facts.record_into(entry);
+                if !found.is_empty() {
+                    problems.push((i, found));
+                }
             }
-        }
+        });
         problems
     }
 }

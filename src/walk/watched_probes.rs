@@ -11,7 +11,7 @@
 #![forbid(unsafe_code)]
 
 use std::collections::VecDeque;
-use std::ffi::CString;
+use std::ffi::CStr;
 use std::ops::Range;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -44,6 +44,59 @@ struct Flight {
     now: Mutex<Current>,
     /// The last entry of its chunk, plus one.
     end: usize,
+    segment: Arc<Segment>,
+}
+
+/// Entries added at once (a directory's probes may start while it is
+/// still read): their names and, set once each, their facts.
+struct Segment {
+    /// The index of its first entry in the directory.
+    start: usize,
+    /// The names back to back, each with its NUL, and where each ends.
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+    types: Vec<FileType>,
+    facts: Vec<Mutex<Option<Facts>>>,
+}
+
+impl Segment {
+    fn new(start: usize, names: impl Iterator<Item = (impl AsRef<CStr>, FileType)>) -> Segment {
+        let mut segment = Segment {
+            start,
+            bytes: Vec::new(),
+            ends: Vec::new(),
+            types: Vec::new(),
+            facts: Vec::new(),
+        };
+        for (name, file_type) in names {
+            (segment.bytes).extend_from_slice(name.as_ref().to_bytes_with_nul());
+            segment.ends.push(segment.bytes.len());
+            segment.types.push(file_type);
+        }
+        segment.facts = segment.types.iter().map(|_| Mutex::new(None)).collect();
+        segment
+    }
+
+    fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    fn name(&self, item: usize) -> (&CStr, FileType) {
+        let i = item - self.start;
+        let from = i.checked_sub(1).map_or(0, |j| self.ends[j]);
+        let name = CStr::from_bytes_with_nul(&self.bytes[from..self.ends[i]]).unwrap_or_default();
+        (name, self.types[i])
+    }
+
+    fn slot(&self, item: usize) -> &Mutex<Option<Facts>> {
+        &self.facts[item - self.start]
+    }
+}
+
+/// Entries of one segment no worker has taken.
+struct Pending {
+    segment: Arc<Segment>,
+    items: Range<usize>,
 }
 
 struct Current {
@@ -118,10 +171,19 @@ impl Current {
 #[derive(Default)]
 struct State {
     /// Entries no worker has taken, in order.
-    ranges: VecDeque<Range<usize>>,
+    ranges: VecDeque<Pending>,
     in_flight: Vec<Arc<Flight>>,
     /// Workers not given up.
     workers: usize,
+    /// Every segment, in order.
+    segments: Vec<Arc<Segment>>,
+    /// Entries added so far.
+    added: usize,
+    /// No entry is added any more (the directory was read, or its reading
+    /// given up).
+    sealed: bool,
+    /// Workers waiting for entries to be added.
+    idle: usize,
 }
 
 /// A directory's probes on watched threads.
@@ -130,9 +192,8 @@ pub(super) struct Probes {
     xattrs: Arc<AclProbe>,
     dir: Arc<OwnedFd>,
     path: Vec<u8>,
-    names: Vec<(CString, FileType)>,
-    /// Each entry's facts, set once: by its probe, or given up.
-    facts: Vec<Mutex<Option<Facts>>>,
+    /// Entries once sealed; until then more than any count.
+    total: AtomicUsize,
     done: AtomicUsize,
     start: Instant,
     /// When a probe last answered (nanoseconds after `start`).
@@ -140,7 +201,10 @@ pub(super) struct Probes {
     /// Workers to start with, and the entries each takes at a time.
     shape: (usize, usize),
     state: Mutex<State>,
+    /// A probe answered or was given up (for whoever waits in `run`).
     changed: Condvar,
+    /// Entries were added, or the probes sealed (for idle workers).
+    more: Condvar,
 }
 
 /// A probe in flight this long doubles the workers, if every probe in
@@ -150,33 +214,66 @@ fn grow_after(limit: Duration) -> Duration {
 }
 
 impl Probes {
-    /// The probes of `names` (in directory order) in directory `dir`
-    /// (`path`), as `parallel::watched_probe_shape` says: on how many
-    /// workers, taking how many entries at a time. None sent yet.
+    /// The probes of a directory's entries, none added yet, in directory
+    /// `dir` (`path`), as `parallel::watched_probe_shape` says: on how
+    /// many workers, taking how many entries at a time.
     pub(super) fn new(
         (plan, xattrs): (Arc<Plan>, Arc<AclProbe>),
         (dir, path): (Arc<OwnedFd>, Vec<u8>),
-        names: Vec<(CString, FileType)>,
         shape: (usize, usize),
     ) -> Arc<Probes> {
-        let n = names.len();
         Arc::new(Probes {
             plan,
             xattrs,
             dir,
             path,
-            names,
-            facts: (0..n).map(|_| Mutex::new(None)).collect(),
+            total: AtomicUsize::new(usize::MAX),
             done: AtomicUsize::new(0),
             start: Instant::now(),
             last_answer: AtomicU64::new(0),
             shape: (shape.0.max(1), shape.1.max(1)),
-            state: Mutex::new(State {
-                ranges: std::iter::once(0..n).collect(),
-                ..State::default()
-            }),
+            state: Mutex::new(State::default()),
             changed: Condvar::new(),
+            more: Condvar::new(),
         })
+    }
+
+    /// Adds the next entries, in directory order (nothing once sealed).
+    pub(super) fn add(&self, names: impl Iterator<Item = (impl AsRef<CStr>, FileType)>) {
+        let mut state = lock(&self.state);
+        if state.sealed {
+            return;
+        }
+        let start = state.added;
+        let segment = Segment::new(start, names);
+        if segment.len() == 0 {
+            return;
+        }
+        state.added += segment.len();
+        let segment = Arc::new(segment);
+        state.segments.push(Arc::clone(&segment));
+        let items = start..state.added;
+        state.ranges.push_back(Pending { segment, items });
+        let idle = state.idle > 0;
+        drop(state);
+        if idle {
+            self.more.notify_one();
+        }
+    }
+
+    /// No more entries: those added are the directory's. Returns how many.
+    pub(super) fn seal(&self) -> usize {
+        let mut state = lock(&self.state);
+        if !state.sealed {
+            state.sealed = true;
+            self.total.store(state.added, Ordering::Release);
+        }
+        let (added, idle) = (state.added, state.idle > 0);
+        drop(state);
+        if idle {
+            self.more.notify_all();
+        }
+        added
     }
 
     /// Counts the calling thread (a watched one) as a worker, before
@@ -185,21 +282,76 @@ impl Probes {
         lock(&self.state).workers += 1;
     }
 
+    /// Workers the probes start with.
+    pub(super) fn workers(&self) -> usize {
+        self.shape.0
+    }
+
+    /// Starts `n` workers beside the caller (entries are still added).
+    pub(super) fn help(self: &Arc<Self>, n: usize) {
+        let mut state = lock(&self.state);
+        for _ in 0..n {
+            if !self.start_worker(&mut state) {
+                break;
+            }
+        }
+    }
+
     fn since_start(&self, at: Instant) -> u64 {
         u64::try_from(at.saturating_duration_since(self.start).as_nanos()).unwrap_or(u64::MAX)
     }
 
-    /// Records `facts` for `item` unless it was given up meanwhile;
-    /// whether that was the last entry's.
-    fn settle(&self, item: usize, facts: Facts) -> bool {
+    /// Records `facts` for `item` of `segment` unless it was given up
+    /// meanwhile; whether that was the last entry's.
+    fn settle(&self, segment: &Segment, item: usize, facts: Facts) -> bool {
+        let total = self.total.load(Ordering::Acquire);
         {
-            let mut slot = lock(&self.facts[item]);
-            if slot.is_some() || self.done.load(Ordering::Acquire) >= self.names.len() {
+            let mut slot = lock(segment.slot(item));
+            if slot.is_some() || self.done.load(Ordering::Acquire) >= total {
                 return false;
             }
             *slot = Some(facts);
         }
-        self.done.fetch_add(1, Ordering::AcqRel) + 1 == self.names.len()
+        self.done.fetch_add(1, Ordering::AcqRel) + 1 == total
+    }
+
+    /// The next chunk for a worker, waiting while entries may still be
+    /// added; `None` once none is left.
+    fn take_chunk(&self) -> Option<Arc<Flight>> {
+        let mut state = lock(&self.state);
+        let range = loop {
+            if let Some(range) = state.ranges.pop_front() {
+                break range;
+            }
+            if state.sealed {
+                state.workers -= 1;
+                return None;
+            }
+            state.idle += 1;
+            state = (self.more.wait(state)).unwrap_or_else(|e| e.into_inner());
+            state.idle -= 1;
+        };
+        let Pending { segment, items } = range;
+        let end = items.end.min(items.start + self.shape.1);
+        if end < items.end {
+            let rest = Pending {
+                segment: Arc::clone(&segment),
+                items: end..items.end,
+            };
+            state.ranges.push_front(rest);
+        }
+        let flight = Arc::new(Flight {
+            now: Mutex::new(Current {
+                item: items.start,
+                since: Instant::now(),
+                known: None,
+                given_up: false,
+            }),
+            end,
+            segment,
+        });
+        state.in_flight.push(Arc::clone(&flight));
+        Some(flight)
     }
 
     /// A worker: takes chunks of entries in order until none is left or
@@ -214,36 +366,15 @@ impl Probes {
             },
             lookup: Lookup::ByName,
         };
-        loop {
-            let flight = {
-                let mut state = lock(&self.state);
-                let Some(range) = state.ranges.pop_front() else {
-                    state.workers -= 1;
-                    return;
-                };
-                let end = range.end.min(range.start + self.shape.1);
-                if end < range.end {
-                    state.ranges.push_front(end..range.end);
-                }
-                let flight = Arc::new(Flight {
-                    now: Mutex::new(Current {
-                        item: range.start,
-                        since: Instant::now(),
-                        known: None,
-                        given_up: false,
-                    }),
-                    end,
-                });
-                state.in_flight.push(Arc::clone(&flight));
-                flight
-            };
+        while let Some(flight) = self.take_chunk() {
             let first = flight.lock().item;
+            let segment = &flight.segment;
             let mut answered = Instant::now();
             for item in first..flight.end {
                 if item > first && !flight.advance(item, answered) {
                     break;
                 }
-                let (name, file_type) = &self.names[item];
+                let (name, file_type) = segment.name(item);
                 let stage = |stage: Stage| {
                     let known = match stage {
                         Stage::Xattrs(m) => Known::Xattrs(m.clone()),
@@ -254,11 +385,11 @@ impl Probes {
                     now.since = Instant::now();
                     now.known = Some(known);
                 };
-                let facts = prober.probe_staged(name, *file_type, &stage);
+                let facts = prober.probe_staged(name, file_type, &stage);
                 answered = Instant::now();
                 let at = self.since_start(answered);
                 self.last_answer.fetch_max(at, Ordering::Relaxed);
-                if self.settle(item, facts) {
+                if self.settle(segment, item, facts) {
                     // Taken and released so that the waiter cannot miss it.
                     drop(lock(&self.state));
                     self.changed.notify_all();
@@ -289,17 +420,18 @@ impl Probes {
     /// directory is dead.
     fn give_up_the_rest(&self, state: &mut State) {
         for range in std::mem::take(&mut state.ranges) {
-            for item in range {
-                self.settle(item, stat_failed());
+            for item in range.items {
+                self.settle(&range.segment, item, stat_failed());
             }
         }
     }
 
-    /// Waits for the probes, workers joining while entries are left (up
-    /// to the shape's), giving up requests that wait `limit`; returns the
-    /// facts in entry order.
-    pub(super) fn run(self: &Arc<Self>, limit: Duration) -> Vec<Facts> {
-        let n = self.names.len();
+    /// Waits for the probes (sealing them first: the caller has every
+    /// entry), workers joining while entries are left (up to the shape's),
+    /// giving up requests that wait `limit`; hands each entry's facts to
+    /// `record`, in entry order.
+    pub(super) fn run(self: &Arc<Self>, limit: Duration, mut record: impl FnMut(Facts)) {
+        let n = self.seal();
         let grow = grow_after(limit);
         let mut state = lock(&self.state);
         while state.workers < self.shape.0 && !state.ranges.is_empty() {
@@ -330,14 +462,17 @@ impl Probes {
                 let facts = current.given_up_facts();
                 drop(current);
                 if item + 1 < f.end {
-                    back.push(item + 1..f.end);
+                    back.push(Pending {
+                        segment: Arc::clone(&f.segment),
+                        items: item + 1..f.end,
+                    });
                 }
                 parallel::left_stuck(true);
                 replace += 1;
-                self.settle(item, facts);
+                self.settle(&f.segment, item, facts);
             }
             // Back to the queue, in order, the rest of the given up chunks.
-            back.sort_by_key(|r| r.start);
+            back.sort_by_key(|r| r.items.start);
             for range in back.into_iter().rev() {
                 state.ranges.push_front(range);
             }
@@ -345,7 +480,7 @@ impl Probes {
             if dead {
                 self.give_up_the_rest(&mut state);
             }
-            let left: usize = state.ranges.iter().map(|r| r.len()).sum();
+            let left: usize = state.ranges.iter().map(|r| r.items.len()).sum();
             let all_slow = live.iter().all(|&s| s + grow <= now);
             // Every probe in flight slow: twice the workers, so that the
             // entries behind them go on (and answer, if they can).
@@ -384,9 +519,60 @@ impl Probes {
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
+        let segments = std::mem::take(&mut state.segments);
         drop(state);
-        (self.facts.iter())
-            .map(|f| lock(f).take().unwrap_or_else(stat_failed))
-            .collect()
+        for slot in segments.iter().flat_map(|s| s.facts.iter()) {
+            record(lock(slot).take().unwrap_or_else(stat_failed));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::sys::dir::open_dir;
+    use crate::sys::stat::Base;
+    use std::ffi::CString;
+
+    /// A directory of `n` files, file `i` of `i` bytes.
+    fn sized_files(n: usize) -> (std::path::PathBuf, Vec<CString>) {
+        let dir = std::env::temp_dir().join(format!("statls-probes-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir(&dir).unwrap();
+        let names: Vec<CString> = (0..n)
+            .map(|i| CString::new(format!("f{i}")).unwrap())
+            .collect();
+        for (i, name) in names.iter().enumerate() {
+            std::fs::write(dir.join(name.to_str().unwrap()), vec![b'x'; i]).unwrap();
+        }
+        (dir, names)
+    }
+
+    #[test]
+    fn entries_added_while_workers_wait_are_probed_once_each_in_order() {
+        let (path, names) = sized_files(150);
+        let config = Config::load(vec!["ls".into(), "-l".into()]).unwrap();
+        let plan = Arc::new(Plan::new(&config));
+        let c_path = CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+        let fd = open_dir(Base::Cwd, &c_path).unwrap();
+        let dir_path = path.as_os_str().as_encoded_bytes().to_vec();
+        let probes = Probes::new((plan, Arc::default()), (Arc::new(fd), dir_path), (3, 7));
+        // Two workers wait for entries before any is added, as while the
+        // first getdents answers are read.
+        probes.help(2);
+        for part in names.chunks(40) {
+            probes.add(part.iter().map(|n| (n, FileType::Regular)));
+        }
+        let mut sizes = Vec::new();
+        probes.run(Duration::from_secs(30), |facts| {
+            sizes.push(facts.stat.and_then(Result::ok).and_then(|m| m.size()));
+        });
+        let _ = std::fs::remove_dir_all(&path);
+        let expected: Vec<Option<u64>> = (0..150).map(|i| Some(i as u64)).collect();
+        assert_eq!(sizes, expected);
+        // Sealed: entries added later are not the directory's.
+        probes.add(names.iter().take(1).map(|n| (n, FileType::Regular)));
+        assert_eq!(probes.seal(), 150);
     }
 }
