@@ -246,6 +246,14 @@ impl AclProbe {
     /// marker). Never called for symlinks themselves, so the probes follow
     /// links: a name reached through `-L`/`-H` reports its target. `dev`
     /// is the file's device, `is_dir` adds the default ACL.
+    /// Whether [`AclProbe::marker`] may ask the filesystem of `dev`
+    /// anything (false once it is known to answer neither ACLs nor
+    /// contexts).
+    pub fn marker_may_ask(&self, dev: (u32, u32)) -> bool {
+        !self.no_acl_devices.contains(dev)
+            || (self.selinux_enabled() && !self.no_context_devices.contains(dev))
+    }
+
     pub fn marker(
         &self,
         target: Target<'_>,

@@ -99,18 +99,6 @@ impl FactsList {
     /// Bytes held per entry, for the read-ahead's memory budget.
     pub const ENTRY_BYTES: usize = std::mem::size_of::<Held>();
 
-    fn hold(facts: Facts) -> Held {
-        let simple = facts.link.is_none()
-            && facts.context.is_none()
-            && !facts.capability
-            && facts.problems.is_empty();
-        match facts.stat {
-            None if simple => Held::Nothing,
-            Some(Ok(meta)) if simple => Held::Stat(meta, facts.access),
-            stat => Held::Other(Box::new(Facts { stat, ..facts })),
-        }
-    }
-
     /// Whether some probe went wrong: the walk reports that in read order.
     pub fn any_problem(&self) -> bool {
         self.0.iter().any(|held| match held {
@@ -132,7 +120,7 @@ impl FactsList {
     }
 
     pub fn push(&mut self, facts: Facts) {
-        self.0.push(FactsList::hold(facts));
+        self.0.push(Held::from(facts));
     }
 }
 
@@ -141,7 +129,13 @@ impl IntoIterator for FactsList {
     type IntoIter = std::iter::Map<std::vec::IntoIter<Held>, fn(Held) -> Facts>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.0.into_iter().map(|held| match held {
+        self.0.into_iter().map(Facts::from)
+    }
+}
+
+impl From<Held> for Facts {
+    fn from(held: Held) -> Facts {
+        match held {
             Held::Nothing => Facts::default(),
             Held::Stat(meta, access) => Facts {
                 stat: Some(Ok(meta)),
@@ -149,7 +143,22 @@ impl IntoIterator for FactsList {
                 ..Facts::default()
             },
             Held::Other(facts) => *facts,
-        })
+        }
+    }
+}
+
+impl From<Facts> for Held {
+    /// An entry's facts, compactly: most are a stat and nothing else.
+    fn from(facts: Facts) -> Held {
+        let simple = facts.link.is_none()
+            && facts.context.is_none()
+            && !facts.capability
+            && facts.problems.is_empty();
+        match facts.stat {
+            None if simple => Held::Nothing,
+            Some(Ok(meta)) if simple => Held::Stat(meta, facts.access),
+            stat => Held::Other(Box::new(Facts { stat, ..facts })),
+        }
     }
 }
 
@@ -251,7 +260,9 @@ impl Prober<'_> {
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
         let target = Target::InDir(self.dir, name);
-        stage(Stage::Xattrs(&meta));
+        if self.asks_xattrs(&meta, file_type) {
+            stage(Stage::Xattrs(&meta));
+        }
         self.probe_xattrs(&mut facts, target, &meta, file_type);
         if file_type == FileType::Symlink {
             stage(Stage::ReadLink(&meta));
@@ -285,7 +296,9 @@ impl Prober<'_> {
         // A mask without the type keeps the type getdents reported.
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
-        stage(Stage::Xattrs(&meta));
+        if self.asks_xattrs(&meta, file_type) {
+            stage(Stage::Xattrs(&meta));
+        }
         self.probe_xattrs(&mut facts, Target::Handle(handle), &meta, file_type);
         if file_type == FileType::Symlink {
             stage(Stage::ReadLink(&meta));
@@ -330,6 +343,17 @@ impl Prober<'_> {
             }
         }
         link
+    }
+
+    /// Whether [`Prober::probe_xattrs`] may make a request for this entry
+    /// (a stage is only reported before one).
+    fn asks_xattrs(&self, meta: &Metadata, file_type: FileType) -> bool {
+        let plan = self.plan;
+        plan.context
+            || (plan.capability && file_type == FileType::Regular)
+            || (plan.access_marker
+                && file_type != FileType::Symlink
+                && self.xattrs.marker_may_ask(meta.dev()))
     }
 
     fn probe_xattrs(

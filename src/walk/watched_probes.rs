@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::probe::{Facts, Prober, Stage};
+use super::probe::{Facts, Held, Prober, Stage};
 use crate::config::MAX_PROBE_THREADS;
 use crate::entry::LinkTarget;
 use crate::parallel::{self, Lookup};
@@ -56,7 +56,7 @@ struct Segment {
     bytes: Vec<u8>,
     ends: Vec<usize>,
     types: Vec<FileType>,
-    facts: Vec<Mutex<Option<Facts>>>,
+    facts: Vec<Mutex<Option<Held>>>,
 }
 
 impl Segment {
@@ -88,7 +88,7 @@ impl Segment {
         (name, self.types[i])
     }
 
-    fn slot(&self, item: usize) -> &Mutex<Option<Facts>> {
+    fn slot(&self, item: usize) -> &Mutex<Option<Held>> {
         &self.facts[item - self.start]
     }
 }
@@ -310,7 +310,7 @@ impl Probes {
             if slot.is_some() || self.done.load(Ordering::Acquire) >= total {
                 return false;
             }
-            *slot = Some(facts);
+            *slot = Some(Held::from(facts));
         }
         self.done.fetch_add(1, Ordering::AcqRel) + 1 == total
     }
@@ -522,7 +522,7 @@ impl Probes {
         let segments = std::mem::take(&mut state.segments);
         drop(state);
         for slot in segments.iter().flat_map(|s| s.facts.iter()) {
-            record(lock(slot).take().unwrap_or_else(stat_failed));
+            record(lock(slot).take().map_or_else(stat_failed, Facts::from));
         }
     }
 }
