@@ -3,6 +3,7 @@
 
 usage: bench/table.py [--ours PATH] [--gnu /bin/ls] [--runs N] [--locales L,L]
                       [--cells plain,color,l,R,lR] [--fixture DIR] [--keep]
+                      [--ours-args ARGS]
 
 Builds the mixed-names fixtures (bench/mkmixed.py: 100 000 names in one
 directory, 200 directories of 1 000 for -R) in a temporary directory, then
@@ -84,13 +85,14 @@ def percentile(values, p):
 
 
 def measure(gnu, ours, args, path, env, runs, warmup, rss_runs):
+    """`ours` is the statls command: its binary and its own arguments."""
     for _ in range(warmup):
         run_once([gnu, *args, path], env)
-        run_once([ours, *args, path], env)
+        run_once([*ours, *args, path], env)
     ratios, cpu_ratios, g_ms, o_ms = [], [], [], []
     for _ in range(runs):
         gw, gc = run_once([gnu, *args, path], env)
-        ow, oc = run_once([ours, *args, path], env)
+        ow, oc = run_once([*ours, *args, path], env)
         ratios.append(ow / gw)
         cpu_ratios.append(oc / gc)
         g_ms.append(gw * 1e3)
@@ -103,21 +105,26 @@ def measure(gnu, ours, args, path, env, runs, warmup, rss_runs):
         "gnu_ms": statistics.median(g_ms),
         "ours_ms": statistics.median(o_ms),
         "gnu_rss": peak_rss([gnu, *args, path], env, rss_runs),
-        "ours_rss": peak_rss([ours, *args, path], env, rss_runs),
+        "ours_rss": peak_rss([*ours, *args, path], env, rss_runs),
     }
 
 
 def same_output(gnu, ours, args, path, env):
-    def out(prog):
-        return subprocess.run([prog, *args, path], env=env, capture_output=True).stdout
+    def out(command):
+        return subprocess.run([*command, *args, path], env=env, capture_output=True).stdout
 
-    return out(gnu) == out(ours)
+    return out([gnu]) == out(ours)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ours", help="statls binary (default: cargo build --release)")
     ap.add_argument("--gnu", default="/bin/ls")
+    ap.add_argument("--ours-args", default="",
+                    help="arguments for statls alone, before each case's: with --gnu set to "
+                         "the same statls, e.g. --ours-args=--timeout=30 measures what the "
+                         "option costs (its listing runs in a child process, whose CPU time "
+                         "the cpu column then leaves out)")
     ap.add_argument("--runs", type=int, default=21, help="measured pairs per cell (21)")
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--rss-runs", type=int, default=5, help="peak-RSS runs per program (5)")
@@ -151,7 +158,8 @@ def main():
 
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, "
           f"load {os.getloadavg()[0]:.1f}; {opts.runs} pairs a cell, GNU and statls in turn")
-    print(f"# gnu: {opts.gnu}; ours: {ours}")
+    print(f"# gnu: {opts.gnu}; ours: {ours} {opts.ours_args}".rstrip())
+    ours = [ours, *opts.ours_args.split()]
     head = (f"{'locale':<12} {'case':<6} {'ratio':>6} {'p10-p90':>11} {'goal':>5} {'cpu':>5} "
             f"{'GNU ms':>7} {'ours ms':>7} {'GNU KiB':>8} {'ours KiB':>8}")
     print(head)

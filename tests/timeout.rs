@@ -471,6 +471,34 @@ fn a_dead_mount_of_thousands_of_entries_costs_about_one_duration() {
     }
 }
 
+/// Eight sibling directories that will not open, below a healthy one:
+/// with `-R` they are read ahead together, so all eight are given up in
+/// about one DURATION (one at a time would take eight).
+#[test]
+fn dead_subdirectories_read_ahead_together_cost_about_one_duration() {
+    let t = TempDir::new("timeout-dead-dirs");
+    for i in 0..8 {
+        t.file(format!("top/dead{i}/f"), 1, 1_600_000_000);
+    }
+    t.file("top/live/g", 1, 1_600_000_000);
+    let hang = Hang {
+        op: "opendir",
+        name: "dead*",
+    };
+    let cases: &[&[&str]] = &[&["-R", "top"]];
+    let Some(theirs) = oracle(t.path(), &hang, cases) else {
+        return;
+    };
+    let Some(fs) = Latfs::mount(t.path(), &hang.hanging(60_000)) else {
+        return;
+    };
+    let duration = Duration::from_secs(2);
+    let (ours, took) = timed(&ours(), fs.path(), &["--timeout=2", "-R", "top"], &[]);
+    assert_same("ls --timeout=2 -R top", &theirs[0], &ours);
+    // One at a time: 16 s and more.
+    assert!(took < duration * 3 + Duration::from_secs(2), "{took:?}");
+}
+
 /// Without the option (and with a DURATION longer than the hang) a slow
 /// request is waited for, whatever the request: GNU's bytes.
 #[test]

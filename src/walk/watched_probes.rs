@@ -184,6 +184,9 @@ struct State {
     sealed: bool,
     /// Workers waiting for entries to be added.
     idle: usize,
+    /// Someone waits in `run` (a signal costs a system call even with
+    /// nobody waiting).
+    waiting: bool,
 }
 
 /// A directory's probes on watched threads.
@@ -389,9 +392,8 @@ impl Probes {
                 answered = Instant::now();
                 let at = self.since_start(answered);
                 self.last_answer.fetch_max(at, Ordering::Relaxed);
-                if self.settle(segment, item, facts) {
-                    // Taken and released so that the waiter cannot miss it.
-                    drop(lock(&self.state));
+                // Checked under the lock so that the waiter cannot miss it.
+                if self.settle(segment, item, facts) && lock(&self.state).waiting {
                     self.changed.notify_all();
                 }
             }
@@ -515,9 +517,11 @@ impl Probes {
             let wait = wake
                 .saturating_duration_since(now)
                 .max(Duration::from_millis(1));
+            state.waiting = true;
             state = (self.changed.wait_timeout(state, wait))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+            state.waiting = false;
         }
         let segments = std::mem::take(&mut state.segments);
         drop(state);
