@@ -207,7 +207,7 @@ impl<'env> Prefetcher<'env> {
         let workers = workers.min(descriptors / 2);
         let watched = (context.config.timeout)
             .zip(jobs)
-            .map(|(limit, jobs)| WatchedAhead::new(limit, jobs));
+            .map(|(limit, jobs)| WatchedAhead::new(limit, jobs, workers + 1));
         let started = match watched {
             // As many jobs at once as workers would read.
             Some(_) => workers,
@@ -344,7 +344,7 @@ impl<'env> Prefetcher<'env> {
             for dir in dirs.into_iter().take(room) {
                 let id = self.next_id;
                 self.next_id += 1;
-                watched.start(id, (parent, self.context.config), dir, listed);
+                watched.submit(id, (parent, self.context.config), dir, listed);
                 ids.push(id);
             }
             if !ids.is_empty() {
