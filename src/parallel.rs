@@ -29,7 +29,7 @@ mod watch;
 
 pub use pace::{pace_of, Pace};
 pub use pool::Task;
-pub use watch::{left_stuck, spawn_watched, timed, timed_out, watch, Beat, Watched};
+pub use watch::{left_stuck, spawn_watched, timed, timed_out, watch_later, Beat, Watched};
 
 /// How an entry is looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -145,7 +145,16 @@ pub struct Watched(Arc<Shared>);
 
 /// Starts `job` on a thread of its own; None when no thread can take it
 /// (the caller gives the request up at once).
-pub fn watch(job: impl FnOnce(Beat) + Send + 'static) -> Option<Watched> {
+fn watch(job: impl FnOnce(Beat) + Send + 'static) -> Option<Watched> {
+    let (beat, watched) = watch_later();
+    let started = runner().run(Box::new(move || job(beat)));
+    started.then_some(watched)
+}
+
+/// A job's two sides, for a job that a thread of the caller's starts
+/// later ([`spawn_watched`]): whoever starts it calls [`Beat::request`]
+/// first, and nobody waits for it before that.
+pub fn watch_later() -> (Beat, Watched) {
     let shared = Arc::new(Shared {
         beats: Mutex::new(Beats {
             since: Instant::now(),
@@ -155,9 +164,7 @@ pub fn watch(job: impl FnOnce(Beat) + Send + 'static) -> Option<Watched> {
         }),
         ended: Condvar::new(),
     });
-    let beat = Beat(Arc::clone(&shared));
-    let started = runner().run(Box::new(move || job(beat)));
-    started.then_some(Watched(shared))
+    (Beat(Arc::clone(&shared)), Watched(shared))
 }
 
 impl Watched {

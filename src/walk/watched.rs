@@ -97,17 +97,46 @@ thread_local! {
     static BUFFER: RefCell<DirBuffer> = RefCell::default();
 }
 
+/// A job's own side: run by whichever thread starts it.
+pub(super) struct JobRun {
+    task: DirTask,
+    shared: Arc<Shared>,
+    beat: Beat,
+}
+
+impl JobRun {
+    /// Its clock starts: called by the thread that runs it, before anyone
+    /// can wait for it.
+    pub(super) fn begin(&self) {
+        self.beat.request();
+    }
+
+    pub(super) fn run(self) {
+        run_job(self.task, &self.shared, self.beat);
+    }
+}
+
 impl DirJob {
     pub(super) fn start(task: DirTask) -> DirJob {
+        let (job, run) = DirJob::later(task);
+        run.begin();
+        // No thread: the job is dropped, and given up when waited for.
+        parallel::spawn_watched(move || run.run());
+        job
+    }
+
+    /// A job to be started by a thread of the caller's (see
+    /// [`JobRun::begin`]), and its handle.
+    pub(super) fn later(task: DirTask) -> (DirJob, JobRun) {
         let shared = Arc::new(Shared::default());
-        let theirs = Arc::clone(&shared);
         let identify = task.identify;
-        let watched = parallel::watch(move |beat| run_job(task, &theirs, beat));
-        DirJob {
-            shared,
+        let (beat, watched) = parallel::watch_later();
+        let job = DirJob {
+            shared: Arc::clone(&shared),
             identify,
-            watched,
-        }
+            watched: Some(watched),
+        };
+        (job, JobRun { task, shared, beat })
     }
 
     /// When reading ended, if it has.

@@ -1,43 +1,70 @@
 //! `--timeout`'s read-ahead: with `-R`, the next subdirectories' jobs
 //! (`watched`: open, identify, read, then probe) run on watched threads,
-//! as many at once as the read-ahead has workers (the rest wait their
-//! turn, in listing order), and the walk waits for each when it reaches
-//! it, no longer than the limit past its request in flight. The window,
-//! staleness and bookkeeping are the read-ahead's (`prefetch`); only where
-//! the jobs run and how they are waited for differ.
+//! as many chains of them at once as the read-ahead has workers, plus
+//! one: a thread that ends a job takes the next one waiting, in listing
+//! order, without sleeping in between. The walk waits for each job when it
+//! reaches it, no longer than the limit past its request in flight; one
+//! still waiting then is started there and then. The window, staleness
+//! and bookkeeping are the read-ahead's (`prefetch`); only where the jobs
+//! run and how they are waited for differ.
 #![forbid(unsafe_code)]
 
 use std::collections::{HashMap, VecDeque};
 use std::ffi::CString;
 use std::os::fd::OwnedFd;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::dir_read::Outcome;
 use super::filter::Filter;
-use super::watched::{DirJob, DirTask, JobContext};
+use super::watched::{DirJob, DirTask, JobContext, JobRun};
 use crate::config::Config;
+use crate::parallel;
 
-/// A job started, with the walk's count of entries listed then.
-struct Started {
+/// A job submitted, with the walk's count of entries listed then.
+struct Submitted {
     job: DirJob,
     listed: u64,
 }
 
-/// A job waiting its turn.
-struct Queued {
-    id: u64,
-    task: DirTask,
-    listed: u64,
+/// The jobs no thread has taken, and the chains running.
+#[derive(Default)]
+struct Chains {
+    waiting: VecDeque<(u64, JobRun)>,
+    running: usize,
+}
+
+fn lock(chains: &Mutex<Chains>) -> MutexGuard<'_, Chains> {
+    chains.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A chain: runs `first`, then the jobs waiting, until none is.
+fn chain(chains: &Mutex<Chains>, first: JobRun) {
+    let mut run = first;
+    loop {
+        run.run();
+        let mut waiting = lock(chains);
+        match waiting.waiting.pop_front() {
+            Some((_, next)) => {
+                // Under the lock: the walk that finds it gone may wait.
+                next.begin();
+                run = next;
+            }
+            None => {
+                waiting.running -= 1;
+                return;
+            }
+        }
+    }
 }
 
 pub(super) struct WatchedAhead {
     limit: Duration,
     context: JobContext,
-    /// Jobs reading at once, at most.
+    /// Chains running at once, at most.
     at_once: usize,
-    queue: VecDeque<Queued>,
-    jobs: HashMap<u64, Started>,
+    chains: Arc<Mutex<Chains>>,
+    jobs: HashMap<u64, Submitted>,
 }
 
 impl WatchedAhead {
@@ -46,12 +73,12 @@ impl WatchedAhead {
             limit,
             context,
             at_once: at_once.max(1),
-            queue: VecDeque::new(),
+            chains: Arc::default(),
             jobs: HashMap::new(),
         }
     }
 
-    /// Queues the job of directory `(name, path)` under `parent` as `id`.
+    /// Submits the job of directory `(name, path)` under `parent` as `id`.
     pub(super) fn submit(
         &mut self,
         id: u64,
@@ -59,36 +86,29 @@ impl WatchedAhead {
         (name, path): (CString, Vec<u8>),
         listed: u64,
     ) {
-        let task = DirTask {
+        let (job, run) = DirJob::later(DirTask {
             parent: Some(Arc::clone(parent)),
             name,
             path,
             identify: true,
             filter: Filter::new(config),
             context: self.context.clone(),
-        };
-        self.queue.push_back(Queued { id, task, listed });
-        self.pump();
-    }
-
-    /// Starts queued jobs while fewer than `at_once` are reading.
-    fn pump(&mut self) {
-        let mut reading = (self.jobs.values())
-            .filter(|s| s.job.read_at().is_none())
-            .count();
-        while reading < self.at_once {
-            let Some(queued) = self.queue.pop_front() else {
-                break;
-            };
-            self.start(queued);
-            reading += 1;
+        });
+        self.jobs.insert(id, Submitted { job, listed });
+        let mut chains = lock(&self.chains);
+        chains.waiting.push_back((id, run));
+        if chains.running < self.at_once {
+            let (_, first) = chains.waiting.pop_front().expect("just queued");
+            first.begin();
+            chains.running += 1;
+            drop(chains);
+            let shared = Arc::clone(&self.chains);
+            if !parallel::spawn_watched(move || chain(&shared, first)) {
+                // No thread: the walk starts its jobs when it reaches them
+                // (the one just taken is given up).
+                lock(&self.chains).running -= 1;
+            }
         }
-    }
-
-    fn start(&mut self, queued: Queued) {
-        let job = DirJob::start(queued.task);
-        let listed = queued.listed;
-        self.jobs.insert(queued.id, Started { job, listed });
     }
 
     /// The jobs whose reading ended too long ago to be listed as if read
@@ -101,30 +121,37 @@ impl WatchedAhead {
         for id in &old {
             self.jobs.remove(id);
         }
-        self.pump();
         old
     }
 
-    /// Drops every job (their threads end on their own).
+    /// Drops every job (those running end on their own).
     pub(super) fn clear(&mut self) -> Vec<u64> {
-        let queued = self.queue.drain(..).map(|q| q.id);
-        queued.chain(self.jobs.drain().map(|(id, _)| id)).collect()
+        lock(&self.chains).waiting.clear();
+        self.jobs.drain().map(|(id, _)| id).collect()
     }
 
-    /// Waits for job `id` (see [`DirJob::wait`]); `None` when there is
-    /// none or it went stale: the walk reads the directory again.
-    pub(super) fn take(&mut self, id: u64, stale: impl Fn(Instant, u64) -> bool) -> Option<Outcome> {
-        // Its turn has come.
-        if let Some(i) = self.queue.iter().position(|q| q.id == id) {
-            let queued = self.queue.remove(i)?;
-            self.start(queued);
+    /// Waits for job `id` (see [`DirJob::wait`]), started now if no chain
+    /// took it; `None` when there is none or it went stale: the walk reads
+    /// the directory again.
+    pub(super) fn take(
+        &mut self,
+        id: u64,
+        stale: impl Fn(Instant, u64) -> bool,
+    ) -> Option<Outcome> {
+        let submitted = self.jobs.remove(&id)?;
+        let mut chains = lock(&self.chains);
+        if let Some(i) = chains.waiting.iter().position(|(queued, _)| *queued == id) {
+            let (_, run) = chains.waiting.remove(i)?;
+            drop(chains);
+            run.begin();
+            parallel::spawn_watched(move || run.run());
+        } else {
+            drop(chains);
         }
-        let started = self.jobs.remove(&id)?;
-        self.pump();
-        let read_at = started.job.read_at();
-        if read_at.is_some_and(|at| stale(at, started.listed)) {
+        let read_at = submitted.job.read_at();
+        if read_at.is_some_and(|at| stale(at, submitted.listed)) {
             return None;
         }
-        Some(started.job.wait(self.limit))
+        Some(submitted.job.wait(self.limit))
     }
 }
