@@ -244,12 +244,15 @@ const READ_AHEAD_MEAN_MIN: usize = 100;
 pub const READ_AHEAD_MEAN_START: usize = 4 * READ_AHEAD_MEAN_MIN;
 
 /// Whether the walk reads the next subdirectories ahead, given the mean
-/// number of entries of the directories listed lately: always where each
-/// directory waits on a server, or where its entries are `probed` (a stat
-/// each: read ahead pays from a few entries a directory), or when asked
-/// for (`STATLS_THREADS=N`); for bare names, from
-/// [`READ_AHEAD_MEAN_MIN`] entries a directory, and only while the
-/// workers run `beside` the walk (see [`read_ahead_runs_beside`]).
+/// number of entries of the directories listed lately: when asked for
+/// (`STATLS_THREADS=N`); on a network filesystem, while its answers wait
+/// on a server (`pace`: from the start until the first probes are timed,
+/// and whenever they are slow), and not while it answers from its cache
+/// (a warm mount: the workers' hand-overs would cost more than the reads
+/// they overlap); elsewhere where entries are `probed` (a stat each: read
+/// ahead pays from a few entries a directory), and for bare names from
+/// [`READ_AHEAD_MEAN_MIN`] entries a directory while the workers run
+/// `beside` the walk (see [`read_ahead_runs_beside`]).
 pub fn read_ahead_pays(
     config: &Config,
     remote: bool,
@@ -259,11 +262,13 @@ pub fn read_ahead_pays(
 ) -> bool {
     // With `--timeout` the walk makes no request itself: a directory not
     // read ahead waits for a watched thread all the same.
-    remote
-        || probed
-        || config.timeout.is_some()
-        || matches!(config.probes, ProbeConcurrency::Forced(_))
-        || (mean >= READ_AHEAD_MEAN_MIN && beside)
+    if config.timeout.is_some() || matches!(config.probes, ProbeConcurrency::Forced(_)) {
+        return true;
+    }
+    if remote {
+        return pace::remote_answers_wait();
+    }
+    probed || (mean >= READ_AHEAD_MEAN_MIN && beside)
 }
 
 /// Directories taken back from the read-ahead in each stretch over which

@@ -2,7 +2,8 @@
 # GNU ls against statls on sshfs over loopback (bench/sshfs/sshfs.sh): -l of
 # 1 000 files, --color=always of the same, -lR of 50 x 100 files, on a mount
 # with sshfs's default caches (warm), one without caches (cold) and the cold
-# one through a relay that delays each chunk (cold-lat). See bench/README.md,
+# one over a link that delays each packet (cold-lat: netem, or a TUN delay
+# line where the kernel has no netem; see sshfs.sh). See bench/README.md,
 # section "sshfs over loopback".
 #
 # usage: bench/sshfs/bench.sh [path/to/statls/ls]   (default: target/release/ls,
@@ -14,8 +15,9 @@
 #   RUNS_WARM=21 RUNS_COLD=7 RUNS_LAT=3   timed GNU/statls pairs per cell on
 #                                 warm (and warm-lat), cold, cold-lat
 #   RUNS_LAT_TREE=1               pairs for -lR on cold-lat (GNU takes about
-#                                 40 s a run there)
-#   SSHFS_DELAY_MS=0.5            the relay's delay, each way
+#                                 35 s a run there)
+#   SSHFS_DELAY_MS=0.5            the link's delay, each way
+#   SSHFS_DELAY_VIA=auto          how: netem, tun or relay (sshfs.sh)
 #   GNU=/bin/ls                   the reference ls
 #   OUT=dir                       tables and logs (default bench/out/sshfs-<stamp>)
 #   KEEP=1                        leave the mounts up and the fixture in place
@@ -90,6 +92,8 @@ python3 "$repo/bench/mkmixed.py" "$WORK/export/fix" 1000 50 100
     echo "sshfs: $(sshfs --version 2>&1 | grep -i '^sshfs version'), $(ssh -V 2>&1)"
     echo "gnu:  $GNU ($("$GNU" --version | head -1))"
     echo "ours: $OURS"
+    [[ ! -s $WORK/state/lat.conf ]] ||
+        echo "delayed link: $(awk '{ print $2 ", " $1 " ms each way" }' "$WORK/state/lat.conf")"
     echo "runs: warm $RUNS_WARM, cold $RUNS_COLD, cold-lat $RUNS_LAT (-lR: $RUNS_LAT_TREE) pairs"
 } | tee "$OUT/meta.txt" >&2
 
@@ -140,8 +144,8 @@ for mount in mounts.split():
                 run(gnu, args, cwd, env)
                 run(ours, args, cwd, env)
             # The outputs are compared once per cell; for a -lat mount on the
-            # mount without the relay when it is up (the same export, and
-            # GNU's cold -lR through the relay takes some 40 s).
+            # mount without the delay when it is up (the same export, and
+            # GNU's cold -lR over the delayed link takes some 35 s).
             check = cwd
             if mount.endswith("-lat") and os.path.isdir(os.path.join(work, mount[:-4], "fix")):
                 check = os.path.join(work, mount[:-4], "fix", sub)

@@ -8,13 +8,21 @@
 #   DIR/export     the exported directory (created if missing; never removed)
 #   DIR/warm       sshfs with its default caches
 #   DIR/cold       sshfs with every cache off
-#   DIR/warm-lat   as warm/, through a relay that delays each chunk each way
-#   DIR/cold-lat   as cold/, through the same relay
+#   DIR/warm-lat   as warm/, to a second sshd behind a delayed link
+#   DIR/cold-lat   as cold/, over the same link
 #   DIR/state      keys, configs, pid files and logs of this instance
+#
+# The delayed link (root only): a network namespace of its own for the
+# second sshd, joined to this one by a veth pair with `tc ... netem delay`
+# on both ends where the kernel has netem, else by two TUN devices and
+# tundelay.c, a delay line that holds each packet; the kernel's TCP runs at
+# both ends either way. Without root, or with SSHFS_DELAY_VIA=relay,
+# delay_relay.py: a loopback TCP relay that delays each chunk (slower).
 #
 # environment (up):
 #   SSHFS_MOUNTS="warm cold warm-lat cold-lat"   the mounts to make
-#   SSHFS_DELAY_MS=0.5   the relay's delay, each way (the -lat mounts)
+#   SSHFS_DELAY_MS=0.5   the delay, each way (the -lat mounts)
+#   SSHFS_DELAY_VIA=auto  netem, tun or relay (auto: the first that works)
 #   SSHFS_EXPORT=DIR     the exported directory (default DIR/export)
 #   SSHFS_OPTS=a,b       more -o options for every mount (e.g. allow_other,
 #                        default_permissions: other users, permission checks)
@@ -80,12 +88,15 @@ mounted() {
     awk -v p="$p" '$5 == p { found = 1 } END { exit !found }' /proc/self/mountinfo
 }
 answers() { timeout 10 stat -- "$1/." >/dev/null 2>&1 && timeout 20 /bin/ls -f -- "$1" >/dev/null 2>&1; }
-wait_port() { # wait_port PORT: until something listens on 127.0.0.1:PORT (10 s)
-    # /proc/net/tcp, not a connection: sshd would log each probe.
-    local hex i
-    hex=$(printf '0100007F:%04X' "$1")
+wait_port() { # wait_port PORT [ADDRESS PID]: until something listens there (10 s)
+    # /proc/net/tcp (of PID's network namespace), not a connection: sshd
+    # would log each probe.
+    local hex i a b c d
+    IFS=. read -r a b c d <<<"${2:-127.0.0.1}"
+    hex=$(printf '%02X%02X%02X%02X:%04X' "$d" "$c" "$b" "$a" "$1")
     for ((i = 0; i < 200; i++)); do
-        awk -v a="$hex" '$2 == a && $4 == "0A" { found = 1 } END { exit !found }' /proc/net/tcp && return 0
+        awk -v a="$hex" '$2 == a && $4 == "0A" { found = 1 } END { exit !found }' \
+            "/proc/${3:-self}/net/tcp" 2>/dev/null && return 0
         sleep 0.05
     done
     return 1
@@ -140,7 +151,7 @@ install_missing() {
     fi
 }
 
-keys_and_configs() { # keys_and_configs SSHD_PORT
+keys_and_configs() { # keys_and_configs NAME PORT ADDRESS: keys, $ST/NAME_config
     mkdir -p "$ST"
     chmod 700 "$ST"
     [[ -s $ST/host_key ]] || ssh-keygen -q -t ed25519 -N '' -C statls-sshfs-host -f "$ST/host_key"
@@ -148,10 +159,10 @@ keys_and_configs() { # keys_and_configs SSHD_PORT
     # The throwaway key may do sftp and nothing else.
     echo "restrict $(cat "$ST/client_key.pub")" >"$ST/authorized_keys"
     echo "statls-sshfs $(cut -d' ' -f1,2 "$ST/host_key.pub")" >"$ST/known_hosts"
-    cat >"$ST/sshd_config" <<EOF
-# private sshd of bench/sshfs/sshfs.sh: loopback only, one key, sftp only
-Port $1
-ListenAddress 127.0.0.1
+    cat >"$ST/$1_config" <<EOF
+# private sshd of bench/sshfs/sshfs.sh: one address, one key, sftp only
+Port $2
+ListenAddress $3
 HostKey $ST/host_key
 PidFile none
 AuthorizedKeysFile $ST/authorized_keys
@@ -175,13 +186,14 @@ LogLevel ERROR
 EOF
 }
 
-client_config() { # client_config SSHD_PORT RELAY_PORT
+client_config() { # client_config SSHD_PORT [LAT_ADDRESS LAT_PORT]
     cat >"$ST/ssh_config" <<EOF
 # ssh client of bench/sshfs/sshfs.sh (sshfs -F): no user or system config
 Host statls-sshfs
   Port $1
 Host statls-sshfs-lat
-  Port ${2:-$1}
+  HostName ${2:-127.0.0.1}
+  Port ${3:-$1}
 Host *
   HostName 127.0.0.1
   User $(id -un)
@@ -212,7 +224,7 @@ start_sshd() {
     [[ $(id -u) -ne 0 || -d /run/sshd ]] || { mkdir -p /run/sshd && chmod 755 /run/sshd; }
     for _ in 1 2 3 4 5; do
         port=$(free_port)
-        keys_and_configs "$port"
+        keys_and_configs sshd "$port" 127.0.0.1
         /usr/sbin/sshd -t -f "$ST/sshd_config" 2>"$ST/sshd.log" ||
             die "sshd rejects its configuration: $(cat "$ST/sshd.log")"
         setsid /usr/sbin/sshd -D -f "$ST/sshd_config" -E "$ST/sshd.log" \
@@ -237,18 +249,60 @@ check_login() { # check_login HOST: an sftp session opens and ends
     fi
 }
 
-start_relay() { # start_relay SSHD_PORT
-    local delay=${SSHFS_DELAY_MS:-0.5} i
-    if pid_of relay >/dev/null && [[ $(cat "$ST/relay.delay" 2>/dev/null) == "$delay $1" ]] &&
-        wait_port "$(cat "$ST/relay.port")"; then
+# --- the delayed link ------------------------------------------------------------
+# This DIR's namespace, devices and addresses (from a hash of DIR: two
+# instances keep apart).
+lat_names() {
+    local h
+    h=$(printf '%s' "$DIR" | md5sum | cut -c1-8)
+    NS=statls-sshfs-$h DEV_A=ssf${h}a DEV_B=ssf${h}b NET=10.253.$((16#${h:0:2}))
+}
+link_down() {
+    lat_names
+    stop sshd-lat
+    stop tundelay # its TUN devices go with it
+    ip link del "$DEV_A" 2>/dev/null || true # a veth pair: both ends
+    if [[ -e /run/netns/$NS ]]; then ip netns del "$NS" 2>/dev/null || true; fi
+}
+link_netem() { # link_netem DELAY_MS: a veth pair, netem on each end
+    ip link add "$DEV_A" type veth peer name "$DEV_B" netns "$NS" 2>/dev/null || return 1
+    if tc qdisc add dev "$DEV_A" root netem delay "${1}ms" 2>/dev/null &&
+        ip -n "$NS" link set "$DEV_B" up &&
+        ip netns exec "$NS" tc qdisc add dev "$DEV_B" root netem delay "${1}ms" 2>/dev/null; then
         return 0
     fi
-    # Another delay or another sshd: the mounts through the old relay go too.
-    unmount warm-lat
-    unmount cold-lat
-    stop relay
-    rm -f "$ST/relay.port"
-    setsid "$PY" "$here/delay_relay.py" "$1" "$delay" "$ST/relay.port" \
+    ip link del "$DEV_A" 2>/dev/null || true
+    return 1
+}
+link_tun() { # link_tun DELAY_MS: two TUN devices, tundelay between them
+    local bin=$ST/tundelay i us
+    [[ -c /dev/net/tun ]] || return 1
+    if [[ ! -x $bin || $here/tundelay.c -nt $bin ]]; then
+        gcc -O2 -o "$bin" "$here/tundelay.c" 2>"$ST/tundelay.log" || return 1
+    fi
+    us=$(awk -v ms="$1" 'BEGIN { printf "%d", ms * 1000 + 0.5 }')
+    rm -f "$ST/tundelay.ready"
+    setsid "$bin" "$us" "/run/netns/$NS" "$DEV_A" "$DEV_B" "$ST/tundelay.ready" \
+        </dev/null >"$ST/tundelay.log" 2>&1 &
+    echo $! >"$ST/tundelay.pid"
+    for ((i = 0; i < 100; i++)); do
+        [[ -e $ST/tundelay.ready ]] && return 0
+        kill -0 "$!" 2>/dev/null || break
+        sleep 0.05
+    done
+    stop tundelay
+    return 1
+}
+start_sshd_lat() { # the second sshd, in the namespace, on port 22 of its own
+    keys_and_configs sshd-lat 22 "$NET.2"
+    setsid ip netns exec "$NS" /usr/sbin/sshd -D -f "$ST/sshd-lat_config" -E "$ST/sshd-lat.log" \
+        </dev/null >/dev/null 2>&1 &
+    echo $! >"$ST/sshd-lat.pid"
+    wait_port 22 "$NET.2" "$!" || die "sshd in $NS did not start: $(cat "$ST/sshd-lat.log")"
+}
+start_relay() { # start_relay SSHD_PORT
+    local i
+    setsid "$PY" "$here/delay_relay.py" "$1" "${SSHFS_DELAY_MS:-0.5}" "$ST/relay.port" \
         </dev/null >"$ST/relay.log" 2>&1 &
     echo $! >"$ST/relay.pid"
     for ((i = 0; i < 200; i++)); do
@@ -258,7 +312,59 @@ start_relay() { # start_relay SSHD_PORT
     if ! [[ -s $ST/relay.port ]] || ! wait_port "$(cat "$ST/relay.port")"; then
         die "the delay relay did not start (see $ST/relay.log)"
     fi
-    echo "$delay $1" >"$ST/relay.delay"
+}
+lat_answers() { # the link of $ST/lat.conf is still there
+    local via pid
+    read -r _ via _ <"$ST/lat.conf" 2>/dev/null || return 1
+    case $via in
+    relay) pid_of relay >/dev/null && wait_port "$(cat "$ST/relay.port")" ;;
+    netem | tun)
+        [[ $via == netem ]] || pid_of tundelay >/dev/null || return 1
+        pid=$(pid_of sshd-lat) && wait_port 22 "$NET.2" "$pid"
+        ;;
+    *) return 1 ;;
+    esac
+}
+# start_lat SSHD_PORT: the delayed way to an sshd, as "VIA ADDRESS PORT" in $ST/lat.addr
+start_lat() {
+    local delay=${SSHFS_DELAY_MS:-0.5} via=${SSHFS_DELAY_VIA:-auto} used=
+    lat_names
+    if [[ $(cat "$ST/lat.want" 2>/dev/null) == "$delay $via $1" ]] && lat_answers; then
+        return 0
+    fi
+    # Another delay, way or sshd: the mounts over the old link go too.
+    unmount warm-lat
+    unmount cold-lat
+    link_down
+    stop relay
+    rm -f "$ST/lat.conf" "$ST/lat.want" "$ST/relay.port"
+    case $via in auto | netem | tun | relay) ;; *) die "SSHFS_DELAY_VIA: one of auto, netem, tun, relay" ;; esac
+    if [[ $via != relay && $(id -u) -eq 0 ]] && command -v ip >/dev/null 2>&1 &&
+        ip netns add "$NS" 2>/dev/null; then
+        ip -n "$NS" link set lo up
+        if [[ $via != tun ]] && link_netem "$delay"; then
+            used=netem
+        elif [[ $via != netem ]] && link_tun "$delay"; then
+            used=tun
+        fi
+        if [[ -n $used ]]; then
+            ip addr add "$NET.1" peer "$NET.2" dev "$DEV_A"
+            ip link set "$DEV_A" up
+            ip -n "$NS" addr add "$NET.2" peer "$NET.1" dev "$DEV_B"
+            ip -n "$NS" link set "$DEV_B" up
+            start_sshd_lat
+            echo "$delay $used $NET.2 22" >"$ST/lat.conf"
+        else
+            link_down
+        fi
+    fi
+    if [[ -z $used ]]; then
+        [[ $via == auto || $via == relay ]] ||
+            unavailable "no delayed link by $via here (it needs root and ip netns; netem a kernel with sch_netem, tun gcc and /dev/net/tun; see $ST/tundelay.log)"
+        start_relay "$1"
+        echo "$delay relay 127.0.0.1 $(cat "$ST/relay.port")" >"$ST/lat.conf"
+    fi
+    echo "$delay $via $1" >"$ST/lat.want"
 }
 
 mount_one() { # mount_one NAME
@@ -304,11 +410,11 @@ mount_one() { # mount_one NAME
 # What a mount was made with: a change remounts it.
 mount_conf() {
     echo "$1 ${SSHFS_OPTS:-} $EXPORT $(cat "$ST/sshd.port")"
-    [[ $1 != *-lat ]] || cat "$ST/relay.delay"
+    [[ $1 != *-lat ]] || cat "$ST/lat.conf"
 }
 
 up() {
-    local mounts=${SSHFS_MOUNTS:-$ALL_MOUNTS} m port lat=0
+    local mounts=${SSHFS_MOUNTS:-$ALL_MOUNTS} m port lat=0 addr lport
     install_missing
     [[ -c /dev/fuse ]] || unavailable "/dev/fuse is missing (modprobe fuse?)"
     [[ $mounts == *-lat* ]] && lat=1
@@ -317,8 +423,9 @@ up() {
     port=$(cat "$ST/sshd.port")
     client_config "$port"
     if [[ $lat == 1 ]]; then
-        start_relay "$port"
-        client_config "$port" "$(cat "$ST/relay.port")"
+        start_lat "$port"
+        read -r _ _ addr lport <"$ST/lat.conf"
+        client_config "$port" "$addr" "$lport"
     fi
     check_login statls-sshfs
     for m in $mounts; do
@@ -329,21 +436,24 @@ up() {
 down() {
     local m
     for m in $ALL_MOUNTS; do unmount "$m"; done
+    link_down
     stop relay
     stop sshd
-    rm -f "$ST/sshd.port" "$ST/relay.port" "$ST/relay.delay" "$ST"/sshfs-*.conf
+    rm -f "$ST/sshd.port" "$ST/relay.port" "$ST/lat.conf" "$ST/lat.want" "$ST"/sshfs-*.conf
 }
 
 status() {
-    local m ok=0 pid
+    local m ok=0 pid delay via addr port
     if pid=$(pid_of sshd); then
         echo "sshd      pid $pid, 127.0.0.1:$(cat "$ST/sshd.port" 2>/dev/null)"
     else
         echo "sshd      not running"
         ok=1
     fi
-    if pid=$(pid_of relay); then
-        echo "relay     pid $pid, 127.0.0.1:$(cat "$ST/relay.port" 2>/dev/null), delay each way (ms, sshd port): $(cat "$ST/relay.delay" 2>/dev/null)"
+    if [[ -s $ST/lat.conf ]]; then
+        lat_names
+        read -r delay via addr port <"$ST/lat.conf"
+        echo "link      $via, $delay ms each way, to $addr:$port$([[ $via == relay ]] || echo " in netns $NS")$(lat_answers || echo ", NOT answering")"
     fi
     for m in $ALL_MOUNTS; do
         if ! mounted "$DIR/$m"; then

@@ -8,7 +8,7 @@
 #![forbid(unsafe_code)]
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -25,6 +25,20 @@ const SLOW_RUN: u32 = 3;
 /// Fast probes in a row that make a slow device fast again (its cache
 /// warmed up).
 const FAST_RUN: u32 = 64;
+
+/// Devices whose answers are slow lately (paces that learn).
+static SLOW_DEVICES: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether any device's answers were timed yet.
+static TIMED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the network filesystems of the run are ones whose answers
+/// wait on a server: none was timed yet (nothing is known: assume so), or
+/// one is slow lately. `false` once every one timed answers from its
+/// cache, as a warm mount does.
+pub fn remote_answers_wait() -> bool {
+    !TIMED.load(Ordering::Relaxed) || SLOW_DEVICES.load(Ordering::Relaxed) > 0
+}
 
 /// One device's pace.
 #[derive(Debug, Default)]
@@ -55,6 +69,9 @@ impl Pace {
     /// is slow now.
     pub fn observe(&self, took: Duration) -> bool {
         let slow = self.is_slow();
+        if !self.fixed && !TIMED.load(Ordering::Relaxed) {
+            TIMED.store(true, Ordering::Relaxed);
+        }
         if self.fixed || (took >= SLOW_PROBE) == slow {
             self.run.store(0, Ordering::Relaxed);
             return slow;
@@ -65,7 +82,14 @@ impl Pace {
             return slow;
         }
         self.run.store(0, Ordering::Relaxed);
-        self.slow.store(!slow, Ordering::Relaxed);
+        // Only the thread whose answer completed the run turns it over.
+        if self.slow.swap(!slow, Ordering::Relaxed) == slow {
+            if slow {
+                SLOW_DEVICES.fetch_sub(1, Ordering::Relaxed);
+            } else {
+                SLOW_DEVICES.fetch_add(1, Ordering::Relaxed);
+            }
+        }
         !slow
     }
 }

@@ -149,6 +149,11 @@ struct Shared {
 
 pub struct Prefetcher<'a> {
     shared: Arc<Shared>,
+    /// Starts the workers, on the first directory submitted: a walk that
+    /// never reads ahead (a warm network mount) starts none.
+    start_workers: Option<Box<dyn FnOnce() -> usize + 'a>>,
+    /// The read-ahead's share of the free descriptors.
+    descriptors: usize,
     /// For the jobs the walk does itself while a worker is on the one it
     /// needs.
     context: Context<'a>,
@@ -192,39 +197,53 @@ impl Shared {
     }
 }
 
-impl<'env> Prefetcher<'env> {
-    /// Starts up to `workers` threads in `scope` (none: reading ahead is
+/// Directories read ahead at once by `workers` workers, within
+/// `descriptors` (each worker holds one for its probe handle).
+fn window_of(workers: usize, descriptors: usize) -> usize {
+    if workers == 0 {
+        0
+    } else {
+        (4 * workers + 4).min(descriptors - workers)
+    }
+}
+
+impl<'scope> Prefetcher<'scope> {
+    /// Readies up to `workers` threads in `scope` (none: reading ahead is
     /// off), as many as `descriptors` allow: each reads ahead with a
     /// probe handle of its own, and the rest of the share is the window.
-    pub fn start<'scope>(
+    /// They start with the first directory submitted.
+    pub fn start<'env>(
         scope: &'scope Scope<'scope, 'env>,
         workers: usize,
         descriptors: usize,
         context: Context<'env>,
         jobs: Option<JobContext>,
-    ) -> Prefetcher<'env> {
+    ) -> Prefetcher<'scope> {
         let shared = Arc::new(Shared::default());
         let workers = workers.min(descriptors / 2);
+        let window = window_of(workers, descriptors);
+        shared.cap.store(window, Ordering::Relaxed);
+        // With `--timeout`, jobs on watched threads, as many at once as
+        // workers would read (plus one): no workers.
         let watched = (context.config.timeout)
             .zip(jobs)
+            .filter(|_| workers > 0)
             .map(|(limit, jobs)| WatchedAhead::new(limit, jobs, workers + 1));
-        let started = match watched {
-            // As many jobs at once as workers would read.
-            Some(_) => workers,
-            None => parallel::spawn_workers(scope, workers, || {
-                let shared = Arc::clone(&shared);
-                let context = context.clone();
-                move || work(&shared, &context)
-            }),
-        };
-        let window = if started == 0 {
-            0
-        } else {
-            (4 * started + 4).min(descriptors - started)
-        };
-        shared.cap.store(window, Ordering::Relaxed);
+        let start_workers = (workers > 0 && watched.is_none()).then(|| {
+            let shared = Arc::clone(&shared);
+            let context = context.clone();
+            Box::new(move || {
+                parallel::spawn_workers(scope, workers, || {
+                    let shared = Arc::clone(&shared);
+                    let context = context.clone();
+                    move || work(&shared, &context)
+                })
+            }) as Box<dyn FnOnce() -> usize + 'scope>
+        });
         Prefetcher {
             shared,
+            start_workers,
+            descriptors,
             context,
             buffer: DirBuffer::default(),
             window,
@@ -335,6 +354,11 @@ impl<'env> Prefetcher<'env> {
     /// jobs that no worker started to make room (they are needed later).
     /// Returns the job ids, one per directory queued.
     pub fn submit(&mut self, parent: &Arc<OwnedFd>, dirs: Vec<(CString, Vec<u8>)>) -> Vec<u64> {
+        if let Some(start) = self.start_workers.take() {
+            // Fewer started than readied (limits): a window for those.
+            let started = start();
+            self.window = self.window.min(window_of(started, self.descriptors));
+        }
         let window = self.window();
         let dirs: Vec<_> = dirs.into_iter().take(window).collect();
         if let Some(watched) = self.watched.as_mut() {
