@@ -70,6 +70,11 @@ impl PackedNames {
         self.types.push(file_type);
     }
 
+    /// The names back to back, each with its NUL, and their types.
+    pub fn parts(&self) -> (&[u8], &[FileType]) {
+        (&self.bytes, &self.types)
+    }
+
     /// Moves the names of `other` to the end of these.
     pub fn append(&mut self, other: &mut PackedNames) {
         if self.types.is_empty() {

@@ -230,7 +230,7 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     let hand_over = |progress: &mut Progress| {
         let mut batch = batch.borrow_mut();
         if let Some((_, probes)) = &early {
-            probes.add(batch.iter());
+            probes.add_packed(batch.parts());
         }
         progress.names.append(&mut batch);
     };
@@ -269,7 +269,7 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
             let shape =
                 parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, probed);
             let probes = new_probes(&task, &fd, shape);
-            probes.add(read.names.iter());
+            probes.add_packed(read.names.parts());
             read.probes = Some(Arc::clone(&probes));
             probes
         }),

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use std::ffi::CStr;
 use std::ops::Range;
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -40,8 +40,25 @@ pub(super) fn stat_failed() -> Facts {
 
 /// One worker's probes in flight: the entry it is on, since when its
 /// request in flight waits, and what it knew when that request started.
+/// The worker writes without a lock, `since` before `item`: whoever reads
+/// `item`, then `since`, then `item` unchanged, has a start no earlier
+/// than that entry's (a probe that just answered is never taken for one
+/// that waits).
 struct Flight {
-    now: Mutex<Current>,
+    item: AtomicUsize,
+    /// Nanoseconds after the probes' start.
+    since: AtomicU64,
+    /// When this worker's probe last answered (nanoseconds after the
+    /// probes' start; 0: none yet).
+    answered: AtomicU64,
+    given_up: AtomicBool,
+    /// Entries this worker settled in the chunk, not yet counted in
+    /// `Probes::done` (one counter per worker: no cache line shared by
+    /// workers is written per entry).
+    settled: AtomicUsize,
+    /// What the probe of an entry knew when a request after its stat
+    /// started, with the entry.
+    known: Mutex<Option<(usize, Known)>>,
     /// The last entry of its chunk, plus one.
     end: usize,
     segment: Arc<Segment>,
@@ -77,6 +94,21 @@ impl Segment {
         segment
     }
 
+    /// The same from names packed as read: back to back, each with its
+    /// NUL, and their types.
+    fn packed(start: usize, (bytes, types): (&[u8], &[FileType])) -> Segment {
+        let ends = (bytes.iter().enumerate())
+            .filter_map(|(i, &b)| (b == 0).then_some(i + 1))
+            .collect();
+        Segment {
+            start,
+            bytes: bytes.to_vec(),
+            ends,
+            types: types.to_vec(),
+            facts: types.iter().map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
     fn len(&self) -> usize {
         self.types.len()
     }
@@ -99,13 +131,6 @@ struct Pending {
     items: Range<usize>,
 }
 
-struct Current {
-    item: usize,
-    since: Instant,
-    known: Option<Known>,
-    given_up: bool,
-}
-
 /// What a probe knew when a request after its stat started.
 enum Known {
     Xattrs(Metadata),
@@ -114,31 +139,44 @@ enum Known {
 }
 
 impl Flight {
-    fn lock(&self) -> MutexGuard<'_, Current> {
-        lock(&self.now)
-    }
-
-    /// Moves on to `item` at `at`; false once given up (the rest of the
-    /// chunk went back to the queue).
-    fn advance(&self, item: usize, at: Instant) -> bool {
-        let mut now = self.lock();
-        if now.given_up {
+    /// Moves on to `item`, its request sent at `at`; false once given up
+    /// (the rest of the chunk went back to the queue).
+    fn advance(&self, item: usize, at: u64) -> bool {
+        if self.given_up.load(Ordering::Acquire) {
             return false;
         }
-        now.item = item;
-        now.since = at;
-        now.known = None;
+        self.since.store(at, Ordering::Release);
+        self.item.store(item, Ordering::Release);
         true
+    }
+
+    /// The entry in flight and since when, read consistently.
+    fn in_flight(&self) -> (usize, u64) {
+        loop {
+            let item = self.item.load(Ordering::Acquire);
+            let since = self.since.load(Ordering::Acquire);
+            if self.item.load(Ordering::Acquire) == item {
+                return (item, since);
+            }
+        }
+    }
+
+    /// The facts of `item`, its request in flight given up.
+    fn given_up_facts(&self, item: usize) -> Facts {
+        let known = lock(&self.known);
+        match known.as_ref() {
+            Some((of, known)) if *of == item => known.given_up_facts(),
+            _ => stat_failed(),
+        }
     }
 }
 
-impl Current {
+impl Known {
     /// The facts of the entry with its request in flight given up.
     fn given_up_facts(&self) -> Facts {
         let timed_out = parallel::timed_out;
-        match &self.known {
-            None => stat_failed(),
-            Some(Known::Xattrs(meta)) => {
+        match self {
+            Known::Xattrs(meta) => {
                 let mut facts = Facts {
                     stat: Some(Ok(meta.clone())),
                     ..Facts::default()
@@ -146,7 +184,7 @@ impl Current {
                 facts.problems.xattr = Some(timed_out());
                 facts
             }
-            Some(Known::ReadLink(meta)) => {
+            Known::ReadLink(meta) => {
                 let mut facts = Facts {
                     stat: Some(Ok(meta.clone())),
                     link: Some(Box::default()),
@@ -155,7 +193,7 @@ impl Current {
                 facts.problems.read_link = Some(timed_out());
                 facts
             }
-            Some(Known::Target(meta, path)) => Facts {
+            Known::Target(meta, path) => Facts {
                 stat: Some(Ok(meta.clone())),
                 link: Some(Box::new(LinkTarget {
                     path: path.clone(),
@@ -243,12 +281,21 @@ impl Probes {
 
     /// Adds the next entries, in directory order (nothing once sealed).
     pub(super) fn add(&self, names: impl Iterator<Item = (impl AsRef<CStr>, FileType)>) {
+        self.add_segment(|start| Segment::new(start, names));
+    }
+
+    /// [`Probes::add`] for names packed as read (`PackedNames::parts`).
+    pub(super) fn add_packed(&self, names: (&[u8], &[FileType])) {
+        self.add_segment(|start| Segment::packed(start, names));
+    }
+
+    fn add_segment(&self, make: impl FnOnce(usize) -> Segment) {
         let mut state = lock(&self.state);
         if state.sealed {
             return;
         }
         let start = state.added;
-        let segment = Segment::new(start, names);
+        let segment = make(start);
         if segment.len() == 0 {
             return;
         }
@@ -305,17 +352,30 @@ impl Probes {
     }
 
     /// Records `facts` for `item` of `segment` unless it was given up
-    /// meanwhile; whether that was the last entry's.
-    fn settle(&self, segment: &Segment, item: usize, facts: Facts) -> bool {
-        let total = self.total.load(Ordering::Acquire);
-        {
-            let mut slot = lock(segment.slot(item));
-            if slot.is_some() || self.done.load(Ordering::Acquire) >= total {
-                return false;
-            }
-            *slot = Some(Held::from(facts));
+    /// meanwhile (or answered, when given up); whether it was recorded.
+    /// The caller counts it.
+    fn settle(segment: &Segment, item: usize, facts: Facts) -> bool {
+        let mut slot = lock(segment.slot(item));
+        if slot.is_some() {
+            return false;
         }
-        self.done.fetch_add(1, Ordering::AcqRel) + 1 == total
+        *slot = Some(Held::from(facts));
+        true
+    }
+
+    /// Entries settled so far: those counted, and those of the chunks in
+    /// flight.
+    fn done(&self, state: &State) -> usize {
+        let in_flight = state.in_flight.iter();
+        let settled: usize = in_flight.map(|f| f.settled.load(Ordering::Acquire)).sum();
+        self.done.load(Ordering::Acquire) + settled
+    }
+
+    /// What the waiter settles itself (given up), counted.
+    fn settle_given_up(&self, segment: &Segment, item: usize, facts: Facts) {
+        if Probes::settle(segment, item, facts) {
+            self.done.fetch_add(1, Ordering::AcqRel);
+        }
     }
 
     /// The next chunk for a worker, waiting while entries may still be
@@ -344,12 +404,12 @@ impl Probes {
             state.ranges.push_front(rest);
         }
         let flight = Arc::new(Flight {
-            now: Mutex::new(Current {
-                item: items.start,
-                since: Instant::now(),
-                known: None,
-                given_up: false,
-            }),
+            item: AtomicUsize::new(items.start),
+            since: AtomicU64::new(self.since_start(Instant::now())),
+            answered: AtomicU64::new(0),
+            given_up: AtomicBool::new(false),
+            settled: AtomicUsize::new(0),
+            known: Mutex::new(None),
             end,
             segment,
         });
@@ -370,9 +430,9 @@ impl Probes {
             lookup: Lookup::ByName,
         };
         while let Some(flight) = self.take_chunk() {
-            let first = flight.lock().item;
+            let first = flight.item.load(Ordering::Relaxed);
             let segment = &flight.segment;
-            let mut answered = Instant::now();
+            let mut answered = 0;
             for item in first..flight.end {
                 if item > first && !flight.advance(item, answered) {
                     break;
@@ -384,22 +444,28 @@ impl Probes {
                         Stage::ReadLink(m) => Known::ReadLink(m.clone()),
                         Stage::Target(m, p) => Known::Target(m.clone(), p.map(<[u8]>::to_vec)),
                     };
-                    let mut now = flight.lock();
-                    now.since = Instant::now();
-                    now.known = Some(known);
+                    *lock(&flight.known) = Some((item, known));
+                    (flight.since).store(self.since_start(Instant::now()), Ordering::Release);
                 };
                 let facts = prober.probe_staged(name, file_type, &stage);
-                answered = Instant::now();
-                let at = self.since_start(answered);
-                self.last_answer.fetch_max(at, Ordering::Relaxed);
-                // Checked under the lock so that the waiter cannot miss it.
-                if self.settle(segment, item, facts) && lock(&self.state).waiting {
-                    self.changed.notify_all();
+                answered = self.since_start(Instant::now());
+                flight.answered.store(answered, Ordering::Release);
+                if Probes::settle(segment, item, facts) {
+                    flight.settled.fetch_add(1, Ordering::Release);
                 }
             }
+            self.last_answer.fetch_max(answered, Ordering::Relaxed);
             let mut state = lock(&self.state);
             state.in_flight.retain(|f| !Arc::ptr_eq(f, &flight));
-            if flight.lock().given_up {
+            // Counted, with the flight gone, under the lock: the waiter
+            // sees each settled entry once.
+            let settled = flight.settled.swap(0, Ordering::AcqRel);
+            self.done.fetch_add(settled, Ordering::AcqRel);
+            let total = self.total.load(Ordering::Acquire);
+            if state.waiting && self.done(&state) >= total {
+                self.changed.notify_all();
+            }
+            if flight.given_up.load(Ordering::Acquire) {
                 // A replacement took this worker's place.
                 drop(state);
                 parallel::left_stuck(false);
@@ -423,7 +489,7 @@ impl Probes {
     fn give_up_the_rest(&self, state: &mut State) {
         for range in std::mem::take(&mut state.ranges) {
             for item in range.items {
-                self.settle(&range.segment, item, stat_failed());
+                self.settle_given_up(&range.segment, item, stat_failed());
             }
         }
     }
@@ -441,28 +507,30 @@ impl Probes {
                 break;
             }
         }
-        while self.done.load(Ordering::Acquire) < n {
+        while self.done(&state) < n {
             let now = Instant::now();
-            let last_answer = self.last_answer.load(Ordering::Relaxed);
+            let now_ns = self.since_start(now);
+            let limit_ns = u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX);
+            let last_answer = (state.in_flight.iter())
+                .map(|f| f.answered.load(Ordering::Acquire))
+                .fold(self.last_answer.load(Ordering::Relaxed), u64::max);
             let mut dead = false;
             let mut replace = 0;
             let mut live = Vec::new();
             let mut back = Vec::new();
             for f in &state.in_flight {
-                let mut current = f.lock();
-                if current.given_up {
+                if f.given_up.load(Ordering::Acquire) {
                     continue;
                 }
-                if current.since + limit > now {
-                    live.push(current.since);
+                let (item, since) = f.in_flight();
+                if since.saturating_add(limit_ns) > now_ns {
+                    live.push(self.start + Duration::from_nanos(since));
                     continue;
                 }
-                current.given_up = true;
+                f.given_up.store(true, Ordering::Release);
                 // Nothing of the directory answered while it waited.
-                dead |= last_answer < self.since_start(current.since);
-                let item = current.item;
-                let facts = current.given_up_facts();
-                drop(current);
+                dead |= last_answer < since;
+                let facts = f.given_up_facts(item);
                 if item + 1 < f.end {
                     back.push(Pending {
                         segment: Arc::clone(&f.segment),
@@ -471,7 +539,7 @@ impl Probes {
                 }
                 parallel::left_stuck(true);
                 replace += 1;
-                self.settle(&f.segment, item, facts);
+                self.settle_given_up(&f.segment, item, facts);
             }
             // Back to the queue, in order, the rest of the given up chunks.
             back.sort_by_key(|r| r.items.start);
@@ -499,7 +567,7 @@ impl Probes {
             if state.workers == 0 {
                 self.give_up_the_rest(&mut state);
             }
-            if self.done.load(Ordering::Acquire) >= n {
+            if self.done(&state) >= n {
                 break;
             }
             let earliest = live.iter().min().map_or(now + limit, |&s| s + limit);
