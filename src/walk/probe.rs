@@ -122,6 +122,14 @@ impl FactsList {
     pub fn push(&mut self, facts: Facts) {
         self.0.push(Held::from(facts));
     }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 impl IntoIterator for FactsList {

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::probe::{Facts, Held, Prober, Stage};
+use super::probe::{Facts, FactsList, Prober, Stage};
 use crate::config::MAX_PROBE_THREADS;
 use crate::entry::LinkTarget;
 use crate::parallel::{self, Lookup};
@@ -52,10 +52,13 @@ struct Flight {
     /// probes' start; 0: none yet).
     answered: AtomicU64,
     given_up: AtomicBool,
-    /// Entries this worker settled in the chunk, not yet counted in
+    /// Entries this worker published in the chunk, not yet counted in
     /// `Probes::done` (one counter per worker: no cache line shared by
     /// workers is written per entry).
     settled: AtomicUsize,
+    /// The first entry of the chunk whose facts are not yet published
+    /// (under the segment's `results` lock).
+    published: AtomicUsize,
     /// What the probe of an entry knew when a request after its stat
     /// started, with the entry.
     known: Mutex<Option<(usize, Known)>>,
@@ -65,7 +68,9 @@ struct Flight {
 }
 
 /// Entries added at once (a directory's probes may start while it is
-/// still read): their names and, set once each, their facts.
+/// still read): their names and the facts published, a run of entries at
+/// a time (by a worker, every [`PUBLISH`] entries; given up, by whoever
+/// waits).
 struct Segment {
     /// The index of its first entry in the directory.
     start: usize,
@@ -73,8 +78,12 @@ struct Segment {
     bytes: Vec<u8>,
     ends: Vec<usize>,
     types: Vec<FileType>,
-    facts: Vec<Mutex<Option<Held>>>,
+    results: Mutex<Vec<(usize, FactsList)>>,
 }
+
+/// Entries a worker probes before it publishes their facts: a worker
+/// given up loses those it probed since (they are probed again).
+const PUBLISH: usize = 64;
 
 impl Segment {
     fn new(start: usize, names: impl Iterator<Item = (impl AsRef<CStr>, FileType)>) -> Segment {
@@ -83,14 +92,13 @@ impl Segment {
             bytes: Vec::new(),
             ends: Vec::new(),
             types: Vec::new(),
-            facts: Vec::new(),
+            results: Mutex::default(),
         };
         for (name, file_type) in names {
             (segment.bytes).extend_from_slice(name.as_ref().to_bytes_with_nul());
             segment.ends.push(segment.bytes.len());
             segment.types.push(file_type);
         }
-        segment.facts = segment.types.iter().map(|_| Mutex::new(None)).collect();
         segment
     }
 
@@ -105,7 +113,7 @@ impl Segment {
             bytes: bytes.to_vec(),
             ends,
             types: types.to_vec(),
-            facts: types.iter().map(|_| Mutex::new(None)).collect(),
+            results: Mutex::default(),
         }
     }
 
@@ -120,8 +128,25 @@ impl Segment {
         (name, self.types[i])
     }
 
-    fn slot(&self, item: usize) -> &Mutex<Option<Held>> {
-        &self.facts[item - self.start]
+    /// The facts published, in entry order (an entry never published,
+    /// which cannot be once every entry is counted, as given up).
+    fn facts(&self) -> impl Iterator<Item = Facts> {
+        let mut runs = std::mem::take(&mut *lock(&self.results));
+        runs.sort_by_key(|(start, _)| *start);
+        let mut next = self.start;
+        let mut facts = Vec::with_capacity(self.len());
+        for (start, run) in runs {
+            for (item, f) in (start..).zip(run) {
+                if item < next {
+                    continue;
+                }
+                facts.extend((next..item).map(|_| stat_failed()));
+                facts.push(f);
+                next = item + 1;
+            }
+        }
+        facts.extend((next..self.start + self.len()).map(|_| stat_failed()));
+        facts.into_iter()
     }
 }
 
@@ -351,15 +376,24 @@ impl Probes {
         u64::try_from(at.saturating_duration_since(self.start).as_nanos()).unwrap_or(u64::MAX)
     }
 
-    /// Records `facts` for `item` of `segment` unless it was given up
-    /// meanwhile (or answered, when given up); whether it was recorded.
-    /// The caller counts it.
-    fn settle(segment: &Segment, item: usize, facts: Facts) -> bool {
-        let mut slot = lock(segment.slot(item));
-        if slot.is_some() {
+    /// A worker publishes the facts of its chunk's entries from
+    /// `flight.published` on; false (and nothing published) once the
+    /// flight was given up.
+    fn publish(flight: &Flight, facts: &mut FactsList) -> bool {
+        let mut results = lock(&flight.segment.results);
+        if flight.given_up.load(Ordering::Acquire) {
             return false;
         }
-        *slot = Some(Held::from(facts));
+        let start = flight.published.load(Ordering::Acquire);
+        let n = facts.len();
+        if !facts.is_empty() {
+            results.push((
+                start,
+                std::mem::replace(facts, FactsList::with_capacity(PUBLISH)),
+            ));
+        }
+        flight.published.store(start + n, Ordering::Release);
+        flight.settled.fetch_add(n, Ordering::Release);
         true
     }
 
@@ -371,11 +405,11 @@ impl Probes {
         self.done.load(Ordering::Acquire) + settled
     }
 
-    /// What the waiter settles itself (given up), counted.
-    fn settle_given_up(&self, segment: &Segment, item: usize, facts: Facts) {
-        if Probes::settle(segment, item, facts) {
-            self.done.fetch_add(1, Ordering::AcqRel);
-        }
+    /// What the waiter publishes itself (given up), counted.
+    fn publish_given_up(&self, segment: &Segment, items: Range<usize>, facts: FactsList) {
+        let n = items.len();
+        lock(&segment.results).push((items.start, facts));
+        self.done.fetch_add(n, Ordering::AcqRel);
     }
 
     /// The next chunk for a worker, waiting while entries may still be
@@ -409,6 +443,7 @@ impl Probes {
             answered: AtomicU64::new(0),
             given_up: AtomicBool::new(false),
             settled: AtomicUsize::new(0),
+            published: AtomicUsize::new(items.start),
             known: Mutex::new(None),
             end,
             segment,
@@ -433,6 +468,7 @@ impl Probes {
             let first = flight.item.load(Ordering::Relaxed);
             let segment = &flight.segment;
             let mut answered = 0;
+            let mut facts = FactsList::with_capacity(PUBLISH.min(flight.end - first));
             for item in first..flight.end {
                 if item > first && !flight.advance(item, answered) {
                     break;
@@ -447,13 +483,14 @@ impl Probes {
                     *lock(&flight.known) = Some((item, known));
                     (flight.since).store(self.since_start(Instant::now()), Ordering::Release);
                 };
-                let facts = prober.probe_staged(name, file_type, &stage);
+                facts.push(prober.probe_staged(name, file_type, &stage));
                 answered = self.since_start(Instant::now());
                 flight.answered.store(answered, Ordering::Release);
-                if Probes::settle(segment, item, facts) {
-                    flight.settled.fetch_add(1, Ordering::Release);
+                if facts.len() == PUBLISH && !Probes::publish(&flight, &mut facts) {
+                    break;
                 }
             }
+            Probes::publish(&flight, &mut facts);
             self.last_answer.fetch_max(answered, Ordering::Relaxed);
             let mut state = lock(&self.state);
             state.in_flight.retain(|f| !Arc::ptr_eq(f, &flight));
@@ -488,9 +525,11 @@ impl Probes {
     /// directory is dead.
     fn give_up_the_rest(&self, state: &mut State) {
         for range in std::mem::take(&mut state.ranges) {
-            for item in range.items {
-                self.settle_given_up(&range.segment, item, stat_failed());
+            let mut facts = FactsList::with_capacity(range.items.len());
+            for _ in range.items.clone() {
+                facts.push(stat_failed());
             }
+            self.publish_given_up(&range.segment, range.items, facts);
         }
     }
 
@@ -527,19 +566,34 @@ impl Probes {
                     live.push(self.start + Duration::from_nanos(since));
                     continue;
                 }
-                f.given_up.store(true, Ordering::Release);
+                // What the worker published stays; what it probed since is
+                // probed again, and the entry in flight is given up.
+                let published = {
+                    let _results = lock(&f.segment.results);
+                    f.given_up.store(true, Ordering::Release);
+                    f.published.load(Ordering::Acquire)
+                };
                 // Nothing of the directory answered while it waited.
                 dead |= last_answer < since;
-                let facts = f.given_up_facts(item);
-                if item + 1 < f.end {
-                    back.push(Pending {
-                        segment: Arc::clone(&f.segment),
-                        items: item + 1..f.end,
-                    });
+                let segment = &f.segment;
+                let mut again = |items: Range<usize>| {
+                    if !items.is_empty() {
+                        let segment = Arc::clone(segment);
+                        back.push(Pending { segment, items });
+                    }
+                };
+                if published <= item {
+                    again(published..item);
+                    let mut facts = FactsList::with_capacity(1);
+                    facts.push(f.given_up_facts(item));
+                    self.publish_given_up(segment, item..item + 1, facts);
+                    again(item + 1..f.end);
+                } else {
+                    // It answered meanwhile, and went on.
+                    again(published..f.end);
                 }
                 parallel::left_stuck(true);
                 replace += 1;
-                self.settle_given_up(&f.segment, item, facts);
             }
             // Back to the queue, in order, the rest of the given up chunks.
             back.sort_by_key(|r| r.items.start);
@@ -593,8 +647,8 @@ impl Probes {
         }
         let segments = std::mem::take(&mut state.segments);
         drop(state);
-        for slot in segments.iter().flat_map(|s| s.facts.iter()) {
-            record(lock(slot).take().map_or_else(stat_failed, Facts::from));
+        for facts in segments.iter().flat_map(|s| s.facts()) {
+            record(facts);
         }
     }
 }
