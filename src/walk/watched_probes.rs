@@ -10,7 +10,7 @@
 //! walk waits for them.
 #![forbid(unsafe_code)]
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::ffi::CStr;
 use std::ops::Range;
 use std::os::fd::{AsFd, OwnedFd};
@@ -85,6 +85,52 @@ struct Segment {
 /// given up loses those it probed since (they are probed again).
 const PUBLISH: usize = 64;
 
+/// How often whoever waits records the facts published so far, while
+/// probes answer: recording overlaps probing, not follows it.
+const RECORD_EVERY: Duration = Duration::from_millis(2);
+
+/// The facts published, handed over in entry order as soon as every
+/// entry before them was.
+#[derive(Default)]
+struct InOrder {
+    next: usize,
+    ready: BTreeMap<usize, FactsList>,
+}
+
+impl InOrder {
+    /// Takes what was published and records what can be, in order.
+    fn drain(&mut self, segments: &[Arc<Segment>], record: &mut impl FnMut(Facts)) {
+        for segment in segments {
+            self.ready.extend(lock(&segment.results).drain(..));
+        }
+        while let Some(run) = self.ready.first_entry() {
+            if *run.key() > self.next {
+                break;
+            }
+            let start = *run.key();
+            for (item, facts) in (start..).zip(run.remove()) {
+                if item >= self.next {
+                    record(facts);
+                    self.next = item + 1;
+                }
+            }
+        }
+    }
+
+    /// Records the rest, up to entry `n` (an entry never published, which
+    /// cannot be once every entry was counted, as given up).
+    fn finish(&mut self, n: usize, record: &mut impl FnMut(Facts)) {
+        while self.next < n {
+            let start = self.ready.first_key_value().map_or(n, |(&start, _)| start);
+            while self.next < start.min(n) {
+                record(stat_failed());
+                self.next += 1;
+            }
+            self.drain(&[], record);
+        }
+    }
+}
+
 impl Segment {
     fn new(start: usize, names: impl Iterator<Item = (impl AsRef<CStr>, FileType)>) -> Segment {
         let mut segment = Segment {
@@ -126,27 +172,6 @@ impl Segment {
         let from = i.checked_sub(1).map_or(0, |j| self.ends[j]);
         let name = CStr::from_bytes_with_nul(&self.bytes[from..self.ends[i]]).unwrap_or_default();
         (name, self.types[i])
-    }
-
-    /// The facts published, in entry order (an entry never published,
-    /// which cannot be once every entry is counted, as given up).
-    fn facts(&self) -> impl Iterator<Item = Facts> {
-        let mut runs = std::mem::take(&mut *lock(&self.results));
-        runs.sort_by_key(|(start, _)| *start);
-        let mut next = self.start;
-        let mut facts = Vec::with_capacity(self.len());
-        for (start, run) in runs {
-            for (item, f) in (start..).zip(run) {
-                if item < next {
-                    continue;
-                }
-                facts.extend((next..item).map(|_| stat_failed()));
-                facts.push(f);
-                next = item + 1;
-            }
-        }
-        facts.extend((next..self.start + self.len()).map(|_| stat_failed()));
-        facts.into_iter()
     }
 }
 
@@ -541,6 +566,9 @@ impl Probes {
         let n = self.seal();
         let grow = grow_after(limit);
         let mut state = lock(&self.state);
+        // Sealed: no segment is added any more.
+        let segments = state.segments.clone();
+        let mut in_order = InOrder::default();
         while state.workers < self.shape.0 && !state.ranges.is_empty() {
             if !self.start_worker(&mut state) {
                 break;
@@ -636,20 +664,26 @@ impl Probes {
             } else {
                 earliest
             };
-            let wait = wake
+            let mut wait = wake
                 .saturating_duration_since(now)
                 .max(Duration::from_millis(1));
+            // Probes answering: what they published is recorded meanwhile.
+            if last_answer + 5 * RECORD_EVERY.as_nanos() as u64 >= now_ns {
+                wait = wait.min(RECORD_EVERY);
+            }
             state.waiting = true;
             state = (self.changed.wait_timeout(state, wait))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
             state.waiting = false;
+            drop(state);
+            in_order.drain(&segments, &mut record);
+            state = lock(&self.state);
         }
-        let segments = std::mem::take(&mut state.segments);
+        state.segments.clear();
         drop(state);
-        for facts in segments.iter().flat_map(|s| s.facts()) {
-            record(facts);
-        }
+        in_order.drain(&segments, &mut record);
+        in_order.finish(n, &mut record);
     }
 }
 
