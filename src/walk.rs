@@ -419,6 +419,11 @@ impl<'a> Walker<'a> {
                 names.unpack_into(&mut entries);
                 read_error
             }
+            Some((Listing::Made(made), read_error)) => {
+                self.spare = entries;
+                entries = made;
+                read_error
+            }
             None => read_dir_each(
                 fd,
                 &mut self.dir_buffer,

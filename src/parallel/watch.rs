@@ -171,23 +171,36 @@ impl Watched {
     /// Waits until the job ends (true), or until its request in flight has
     /// waited `limit` (false: the job is given up, its thread left stuck).
     pub fn wait(&self, limit: Duration) -> bool {
+        loop {
+            if let Some(ended) = self.wait_until(limit, None) {
+                return ended;
+            }
+        }
+    }
+
+    /// [`Watched::wait`], or `None` once `until` came first.
+    pub fn wait_until(&self, limit: Duration, until: Option<Instant>) -> Option<bool> {
         let mut beats = self.0.lock();
         loop {
             if beats.ended {
-                return true;
+                return Some(true);
             }
             let deadline = beats.since + limit;
             let now = Instant::now();
             if now >= deadline {
                 beats.given_up = true;
                 runner().lock().stuck += 1;
-                return false;
+                return Some(false);
             }
+            if until.is_some_and(|until| now >= until) {
+                return None;
+            }
+            let wake = until.map_or(deadline, |until| until.min(deadline));
             beats.waiting = true;
             beats = self
                 .0
                 .ended
-                .wait_timeout(beats, deadline - now)
+                .wait_timeout(beats, wake - now)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
             beats.waiting = false;

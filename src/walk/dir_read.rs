@@ -44,6 +44,8 @@ pub enum Listing {
     /// The entries made, their probes recorded and sorted as the walk
     /// sorts them: only printing is left.
     Sorted(Vec<Entry>),
+    /// The entries made, in the order read (nothing probed or sorted).
+    Made(Vec<Entry>),
 }
 
 /// Entries read ahead, compactly: the names back to back (each with its
@@ -163,7 +165,9 @@ pub fn bytes_in(outcome: &Outcome) -> usize {
         Ok(read) => {
             let listing = match read.listing.as_ref() {
                 Some((Listing::Names(names), _)) => names.bytes(),
-                Some((Listing::Sorted(entries), _)) => entries.iter().map(entry_bytes).sum(),
+                Some((Listing::Sorted(entries) | Listing::Made(entries), _)) => {
+                    entries.iter().map(entry_bytes).sum()
+                }
                 None => 0,
             };
             listing + read.facts.as_ref().map_or(0, FactsList::bytes)

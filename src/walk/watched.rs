@@ -50,6 +50,9 @@ struct Progress {
     sorted: Option<Vec<Entry>>,
     /// The walk waits for the sorting to end.
     walk_waits: bool,
+    /// The walk took names while the directory was read (the job then
+    /// leaves the entries to it).
+    walk_took: bool,
 }
 
 /// A job's progress, and the signal that its sorting ended.
@@ -91,6 +94,10 @@ pub(super) struct DirJob {
     /// `None`: no thread could take it (given up at once).
     watched: Option<Watched>,
 }
+
+/// How often the walk waiting for a directory's reading makes entries of
+/// the names read so far.
+const MAKE_EVERY: Duration = Duration::from_millis(2);
 
 thread_local! {
     /// Each watched thread's getdents buffer, reused from job to job.
@@ -150,8 +157,21 @@ impl DirJob {
     /// could), cut short where a request was given up, and the probes
     /// under way.
     pub(super) fn wait(self, limit: Duration) -> Outcome {
-        if let Some(watched) = &self.watched {
-            watched.wait(limit);
+        // A large directory's entries are made while it is still read.
+        let mut made = Vec::new();
+        while let Some(watched) = &self.watched {
+            let until = Instant::now() + MAKE_EVERY;
+            if watched.wait_until(limit, Some(until)).is_some() {
+                break;
+            }
+            let mut progress = lock(&self.shared.progress);
+            if progress.sorting {
+                continue;
+            }
+            let names = std::mem::take(&mut progress.names);
+            progress.walk_took = true;
+            drop(progress);
+            names.unpack_into(&mut made);
         }
         let mut progress = lock(&self.shared.progress);
         while progress.sorting {
@@ -176,9 +196,14 @@ impl DirJob {
             // Reading given up: the probes are those of the names taken.
             probes.seal();
         }
+        let names = std::mem::take(&mut progress.names);
         let listing = match progress.sorted.take() {
             Some(entries) => Listing::Sorted(entries),
-            None => Listing::Names(std::mem::take(&mut progress.names)),
+            None if made.is_empty() => Listing::Names(names),
+            None => {
+                names.unpack_into(&mut made);
+                Listing::Made(made)
+            }
         };
         Ok(DirRead {
             fd,
@@ -280,7 +305,7 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     }
     // Nothing to probe: the entries are made and sorted here, unless the
     // walk takes the names first.
-    let names = (probes.is_none()).then(|| std::mem::take(&mut read.names));
+    let names = (probes.is_none() && !read.walk_took).then(|| std::mem::take(&mut read.names));
     read.sorting = names.is_some();
     drop(read);
     drop(fd);
