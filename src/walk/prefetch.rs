@@ -228,7 +228,10 @@ impl<'scope> Prefetcher<'scope> {
         let watched = (context.config.timeout)
             .zip(jobs)
             .filter(|_| workers > 0)
-            .map(|(limit, jobs)| WatchedAhead::new(limit, jobs, workers + 1));
+            .map(|(limit, jobs)| {
+                let at_once = parallel::watched_jobs_at_once(workers, jobs.plan.probes_files());
+                WatchedAhead::new(limit, jobs, at_once)
+            });
         let start_workers = (workers > 0 && watched.is_none()).then(|| {
             let shared = Arc::clone(&shared);
             let context = context.clone();
