@@ -43,6 +43,7 @@ mod report;
 mod trial;
 mod watched;
 mod watched_ahead;
+mod watched_facts;
 mod watched_probes;
 
 /// A directory waiting to be listed.
@@ -577,19 +578,6 @@ impl<'a> Walker<'a> {
         let problems = facts.record_into(entry);
         if !problems.is_empty() {
             self.report_problems(dir, entry, problems);
-        }
-    }
-
-    /// GNU lists what it could read of a directory, then reports the error.
-    fn report_read_error(&mut self, pending: &Pending, error: Option<std::io::Error>) {
-        if let Some(err) = error {
-            self.status.file_error(
-                &mut self.out,
-                "reading directory %s",
-                &pending.path,
-                &err,
-                pending.operand,
-            );
         }
     }
 

@@ -1,15 +1,29 @@
 //! Reporting what went wrong probing a directory's entries, in directory
 //! order and in GNU's words: `cannot access` (the stat failed), `NAME:
 //! error` (an ACL or context probe failed; status unchanged), `cannot read
-//! symbolic link` (the link's contents could not be read).
+//! symbolic link` (the link's contents could not be read); and a
+//! directory whose reading stopped (`reading directory`).
 #![forbid(unsafe_code)]
 
 use super::probe::Problems;
-use super::Walker;
+use super::{Pending, Walker};
 use crate::entry::Entry;
 use crate::sys::path::entry_path;
 
 impl Walker<'_> {
+    /// GNU lists what it could read of a directory, then reports the error.
+    pub(super) fn report_read_error(&mut self, pending: &Pending, error: Option<std::io::Error>) {
+        if let Some(err) = error {
+            self.status.file_error(
+                &mut self.out,
+                "reading directory %s",
+                &pending.path,
+                &err,
+                pending.operand,
+            );
+        }
+    }
+
     /// Reports the problems of `entry` of directory `dir` (`operand`: the
     /// entry is a command-line operand, named as given).
     pub(super) fn report_problems(&mut self, dir: &[u8], entry: &Entry, problems: Problems) {

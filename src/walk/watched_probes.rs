@@ -1,8 +1,10 @@
 //! `--timeout`: a directory's probes on watched threads. Workers take its
 //! entries a chunk at a time, in order, each saying which entry (and which
-//! request of it) is in flight since when; whoever waits for the facts
-//! (`run`) gives up a request that has waited the limit, hands the rest of
-//! that worker's chunk to a new one, brings more workers in when every
+//! request of it) is in flight since when, and publishing the facts every
+//! 64 entries; whoever waits for the facts (`run`) records them in order
+//! as they come, gives up a request that has waited the limit (what its
+//! worker probed since it last published is probed again), hands the rest
+//! of that worker's chunk to a new one, brings more workers in when every
 //! probe in flight is slow, and gives up the directory's unsent probes
 //! when one is given up and none of the directory answered while it
 //! waited (a dead mount costs one limit, not one per entry). The probes of
@@ -10,7 +12,7 @@
 //! walk waits for them.
 #![forbid(unsafe_code)]
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::ffi::CStr;
 use std::ops::Range;
 use std::os::fd::{AsFd, OwnedFd};
@@ -19,23 +21,15 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::probe::{Facts, FactsList, Prober, Stage};
+use super::watched_facts::{stat_failed, InOrder, Known, Segment, PUBLISH, RECORD_EVERY};
 use crate::config::MAX_PROBE_THREADS;
-use crate::entry::LinkTarget;
 use crate::parallel::{self, Lookup};
 use crate::plan::Plan;
 use crate::sys::xattr::{AclProbe, InDir};
-use crate::sys::{FileType, Metadata};
+use crate::sys::FileType;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The facts of an entry whose stat was given up.
-pub(super) fn stat_failed() -> Facts {
-    Facts {
-        stat: Some(Err(parallel::timed_out())),
-        ..Facts::default()
-    }
 }
 
 /// One worker's probes in flight: the entry it is on, since when its
@@ -67,125 +61,10 @@ struct Flight {
     segment: Arc<Segment>,
 }
 
-/// Entries added at once (a directory's probes may start while it is
-/// still read): their names and the facts published, a run of entries at
-/// a time (by a worker, every [`PUBLISH`] entries; given up, by whoever
-/// waits).
-struct Segment {
-    /// The index of its first entry in the directory.
-    start: usize,
-    /// The names back to back, each with its NUL, and where each ends.
-    bytes: Vec<u8>,
-    ends: Vec<usize>,
-    types: Vec<FileType>,
-    results: Mutex<Vec<(usize, FactsList)>>,
-}
-
-/// Entries a worker probes before it publishes their facts: a worker
-/// given up loses those it probed since (they are probed again).
-const PUBLISH: usize = 64;
-
-/// How often whoever waits records the facts published so far, while
-/// probes answer: recording overlaps probing, not follows it.
-const RECORD_EVERY: Duration = Duration::from_millis(2);
-
-/// The facts published, handed over in entry order as soon as every
-/// entry before them was.
-#[derive(Default)]
-struct InOrder {
-    next: usize,
-    ready: BTreeMap<usize, FactsList>,
-}
-
-impl InOrder {
-    /// Takes what was published and records what can be, in order.
-    fn drain(&mut self, segments: &[Arc<Segment>], record: &mut impl FnMut(Facts)) {
-        for segment in segments {
-            self.ready.extend(lock(&segment.results).drain(..));
-        }
-        while let Some(run) = self.ready.first_entry() {
-            if *run.key() > self.next {
-                break;
-            }
-            let start = *run.key();
-            for (item, facts) in (start..).zip(run.remove()) {
-                if item >= self.next {
-                    record(facts);
-                    self.next = item + 1;
-                }
-            }
-        }
-    }
-
-    /// Records the rest, up to entry `n` (an entry never published, which
-    /// cannot be once every entry was counted, as given up).
-    fn finish(&mut self, n: usize, record: &mut impl FnMut(Facts)) {
-        while self.next < n {
-            let start = self.ready.first_key_value().map_or(n, |(&start, _)| start);
-            while self.next < start.min(n) {
-                record(stat_failed());
-                self.next += 1;
-            }
-            self.drain(&[], record);
-        }
-    }
-}
-
-impl Segment {
-    fn new(start: usize, names: impl Iterator<Item = (impl AsRef<CStr>, FileType)>) -> Segment {
-        let mut segment = Segment {
-            start,
-            bytes: Vec::new(),
-            ends: Vec::new(),
-            types: Vec::new(),
-            results: Mutex::default(),
-        };
-        for (name, file_type) in names {
-            (segment.bytes).extend_from_slice(name.as_ref().to_bytes_with_nul());
-            segment.ends.push(segment.bytes.len());
-            segment.types.push(file_type);
-        }
-        segment
-    }
-
-    /// The same from names packed as read: back to back, each with its
-    /// NUL, and their types.
-    fn packed(start: usize, (bytes, types): (&[u8], &[FileType])) -> Segment {
-        let ends = (bytes.iter().enumerate())
-            .filter_map(|(i, &b)| (b == 0).then_some(i + 1))
-            .collect();
-        Segment {
-            start,
-            bytes: bytes.to_vec(),
-            ends,
-            types: types.to_vec(),
-            results: Mutex::default(),
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.types.len()
-    }
-
-    fn name(&self, item: usize) -> (&CStr, FileType) {
-        let i = item - self.start;
-        let from = i.checked_sub(1).map_or(0, |j| self.ends[j]);
-        let name = CStr::from_bytes_with_nul(&self.bytes[from..self.ends[i]]).unwrap_or_default();
-        (name, self.types[i])
-    }
-}
-
 /// Entries of one segment no worker has taken.
 struct Pending {
     segment: Arc<Segment>,
     items: Range<usize>,
-}
-
-/// What a probe knew when a request after its stat started.
-enum Known {
-    Xattrs(Metadata),
-    ReadLink(Metadata),
-    Target(Metadata, Option<Vec<u8>>),
 }
 
 impl Flight {
@@ -217,41 +96,6 @@ impl Flight {
         match known.as_ref() {
             Some((of, known)) if *of == item => known.given_up_facts(),
             _ => stat_failed(),
-        }
-    }
-}
-
-impl Known {
-    /// The facts of the entry with its request in flight given up.
-    fn given_up_facts(&self) -> Facts {
-        let timed_out = parallel::timed_out;
-        match self {
-            Known::Xattrs(meta) => {
-                let mut facts = Facts {
-                    stat: Some(Ok(meta.clone())),
-                    ..Facts::default()
-                };
-                facts.problems.xattr = Some(timed_out());
-                facts
-            }
-            Known::ReadLink(meta) => {
-                let mut facts = Facts {
-                    stat: Some(Ok(meta.clone())),
-                    link: Some(Box::default()),
-                    ..Facts::default()
-                };
-                facts.problems.read_link = Some(timed_out());
-                facts
-            }
-            Known::Target(meta, path) => Facts {
-                stat: Some(Ok(meta.clone())),
-                link: Some(Box::new(LinkTarget {
-                    path: path.clone(),
-                    broken: true,
-                    ..LinkTarget::default()
-                })),
-                ..Facts::default()
-            },
         }
     }
 }
