@@ -203,7 +203,10 @@ impl<'a> Walker<'a> {
         };
         parallel::scope(|scope| {
             let jobs = self.config.timeout.map(|_| self.job_context());
-            let mut ahead = Prefetcher::start(scope, workers, descriptors, context, jobs);
+            // Where a network mount may never be read ahead (a warm one),
+            // the workers start with the first directory submitted.
+            let lazily = self.remote;
+            let mut ahead = Prefetcher::start(scope, workers, descriptors, context, (jobs, lazily));
             while let Some(item) = work.pop() {
                 match item {
                     Work::Leave => {

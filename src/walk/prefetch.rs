@@ -211,13 +211,13 @@ impl<'scope> Prefetcher<'scope> {
     /// Readies up to `workers` threads in `scope` (none: reading ahead is
     /// off), as many as `descriptors` allow: each reads ahead with a
     /// probe handle of its own, and the rest of the share is the window.
-    /// They start with the first directory submitted.
+    /// They start now, or `lazily`, with the first directory submitted.
     pub fn start<'env>(
         scope: &'scope Scope<'scope, 'env>,
         workers: usize,
         descriptors: usize,
         context: Context<'env>,
-        jobs: Option<JobContext>,
+        (jobs, lazily): (Option<JobContext>, bool),
     ) -> Prefetcher<'scope> {
         let shared = Arc::new(Shared::default());
         let workers = workers.min(descriptors / 2);
@@ -243,6 +243,14 @@ impl<'scope> Prefetcher<'scope> {
                 })
             }) as Box<dyn FnOnce() -> usize + 'scope>
         });
+        let mut start_workers = start_workers;
+        // On a local disk they start now: starting them with the first
+        // directory submitted made `-R` of 200 x 1 000 5-8 % slower.
+        if !lazily {
+            if let Some(start) = start_workers.take() {
+                start();
+            }
+        }
         Prefetcher {
             shared,
             start_workers,
