@@ -75,6 +75,11 @@ def fill(d, n, rng):
 
 
 def main():
+    # An option is never a ROOT: `--help` once built 300 000 files in ./--help.
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        help_asked = sys.argv[1:2] in (["-h"], ["--help"])
+        print(__doc__.strip(), file=sys.stdout if help_asked else sys.stderr)
+        sys.exit(0 if help_asked else 2)
     root = sys.argv[1]
     n_flat = int(sys.argv[2]) if len(sys.argv) > 2 else 100_000
     n_dirs = int(sys.argv[3]) if len(sys.argv) > 3 else 200
