@@ -221,8 +221,7 @@ impl<'scope> Prefetcher<'scope> {
     ) -> Prefetcher<'scope> {
         let shared = Arc::new(Shared::default());
         let workers = workers.min(descriptors / 2);
-        let window = window_of(workers, descriptors);
-        shared.cap.store(window, Ordering::Relaxed);
+        let mut window = window_of(workers, descriptors);
         // With `--timeout`, jobs on watched threads, as many at once as
         // workers would read (plus one): no workers.
         let watched = (context.config.timeout)
@@ -232,7 +231,7 @@ impl<'scope> Prefetcher<'scope> {
                 let at_once = parallel::watched_jobs_at_once(workers, jobs.plan.probes_files());
                 WatchedAhead::new(limit, jobs, at_once)
             });
-        let start_workers = (workers > 0 && watched.is_none()).then(|| {
+        let mut start_workers = (workers > 0 && watched.is_none()).then(|| {
             let shared = Arc::clone(&shared);
             let context = context.clone();
             Box::new(move || {
@@ -243,14 +242,13 @@ impl<'scope> Prefetcher<'scope> {
                 })
             }) as Box<dyn FnOnce() -> usize + 'scope>
         });
-        let mut start_workers = start_workers;
         // On a local disk they start now: starting them with the first
         // directory submitted made `-R` of 200 x 1 000 5-8 % slower.
-        if !lazily {
-            if let Some(start) = start_workers.take() {
-                start();
-            }
+        if let Some(start) = start_workers.take_if(|_| !lazily) {
+            // Fewer started than readied (limits): a window for those.
+            window = window.min(window_of(start(), descriptors));
         }
+        shared.cap.store(window, Ordering::Relaxed);
         Prefetcher {
             shared,
             start_workers,
