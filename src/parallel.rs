@@ -31,6 +31,13 @@ pub use pace::{pace_of, Pace};
 pub use pool::Task;
 pub use watch::{left_stuck, spawn_watched, timed, timed_out, watch_later, Beat, Watched};
 
+/// Takes `m`'s lock, also when a thread panicked holding it: what the
+/// threads share is left whole between statements, and one panic must not
+/// cascade into every thread that shares it.
+pub fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// How an entry is looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lookup {

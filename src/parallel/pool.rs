@@ -44,7 +44,7 @@ pub fn pool() -> &'static Pool {
 
 impl Pool {
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+        super::lock(&self.state)
     }
 
     /// Sets how many threads the pool may have in all (threads already

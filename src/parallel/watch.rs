@@ -43,7 +43,7 @@ fn runner() -> &'static Runner {
 
 impl Runner {
     fn lock(&self) -> MutexGuard<'_, Threads> {
-        self.threads.lock().unwrap_or_else(|e| e.into_inner())
+        super::lock(&self.threads)
     }
 
     /// Runs `job` on an idle thread or a new one; false when none can run
@@ -109,7 +109,7 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Beats> {
-        self.beats.lock().unwrap_or_else(|e| e.into_inner())
+        super::lock(&self.beats)
     }
 }
 
@@ -235,12 +235,10 @@ pub fn timed<T: Send + 'static>(
     let theirs = Arc::clone(&slot);
     let watched = watch(move |_| {
         let result = request();
-        *theirs.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        *super::lock(&theirs) = Some(result);
     });
     let answered = watched.is_some_and(|w| w.wait(limit));
-    let result = answered
-        .then(|| slot.lock().unwrap_or_else(|e| e.into_inner()).take())
-        .flatten();
+    let result = answered.then(|| super::lock(&slot).take()).flatten();
     result.unwrap_or_else(|| Err(timed_out()))
 }
 

@@ -158,7 +158,7 @@ struct Batch {
 
 impl Batch {
     fn lock(&self) -> std::sync::MutexGuard<'_, Results> {
-        self.results.lock().unwrap_or_else(|e| e.into_inner())
+        parallel::lock(&self.results)
     }
 
     /// Probes chunks until none is left.

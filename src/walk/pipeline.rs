@@ -66,7 +66,7 @@ struct Shared {
 
 impl Shared {
     fn lock(&self) -> MutexGuard<'_, Queue> {
-        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+        parallel::lock(&self.queue)
     }
 
     /// The helper's loop: jobs in order until reading ended and none is

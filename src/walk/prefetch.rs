@@ -37,7 +37,7 @@ use super::dir_read::{bytes_in, read_ahead, Context, Outcome, HELD_BYTES_MAX};
 use super::trial::Trial;
 use super::watched::JobContext;
 use super::watched_ahead::WatchedAhead;
-use crate::parallel::{self, Scope};
+use crate::parallel::{self, lock, Scope};
 use crate::sys::dir::DirBuffer;
 use crate::sys::limits::is_descriptor_exhaustion;
 
@@ -478,10 +478,6 @@ impl<'scope> Prefetcher<'scope> {
         drop(state);
         self.shared.work.notify_all();
     }
-}
-
-fn lock(m: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn work(shared: &Shared, context: &Context<'_>) {

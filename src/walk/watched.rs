@@ -15,7 +15,7 @@
 use std::cell::RefCell;
 use std::ffi::CString;
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::dir_read::{sorted_ahead, DirRead, Listing, Outcome, PackedNames};
@@ -26,7 +26,7 @@ use super::watched_probes::Probes;
 use super::{Pending, Walker};
 use crate::config::Config;
 use crate::entry::Entry;
-use crate::parallel::{self, Beat, Watched};
+use crate::parallel::{self, lock, Beat, Watched};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_batches, DirBuffer};
 use crate::sys::stat::{stat_fd, Base, Need};
@@ -61,10 +61,6 @@ struct Progress {
 struct Shared {
     progress: Mutex<Progress>,
     sorted: Condvar,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What every job shares: what to probe, and how to sort.
@@ -122,14 +118,19 @@ impl JobRun {
     pub(super) fn run(self) {
         run_job(self.task, &self.shared, self.beat);
     }
+
+    /// Begins it and runs it on a watched thread of its own (no thread:
+    /// it is dropped, and given up when waited for).
+    pub(super) fn start(self) {
+        self.begin();
+        parallel::spawn_watched(move || self.run());
+    }
 }
 
 impl DirJob {
     pub(super) fn start(task: DirTask) -> DirJob {
         let (job, run) = DirJob::later(task);
-        run.begin();
-        // No thread: the job is dropped, and given up when waited for.
-        parallel::spawn_watched(move || run.run());
+        run.start();
         job
     }
 

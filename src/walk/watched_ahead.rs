@@ -12,14 +12,14 @@
 use std::collections::{HashMap, VecDeque};
 use std::ffi::CString;
 use std::os::fd::OwnedFd;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::dir_read::Outcome;
 use super::filter::Filter;
 use super::watched::{DirJob, DirTask, JobContext, JobRun};
 use crate::config::Config;
-use crate::parallel;
+use crate::parallel::{self, lock};
 
 /// A job submitted, with the walk's count of entries listed then.
 struct Submitted {
@@ -32,10 +32,6 @@ struct Submitted {
 struct Chains {
     waiting: VecDeque<(u64, JobRun)>,
     running: usize,
-}
-
-fn lock(chains: &Mutex<Chains>) -> MutexGuard<'_, Chains> {
-    chains.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A chain: runs `first`, then the jobs waiting, until none is.
@@ -143,8 +139,7 @@ impl WatchedAhead {
         if let Some(i) = chains.waiting.iter().position(|(queued, _)| *queued == id) {
             let (_, run) = chains.waiting.remove(i)?;
             drop(chains);
-            run.begin();
-            parallel::spawn_watched(move || run.run());
+            run.start();
         } else {
             drop(chains);
         }

@@ -8,17 +8,13 @@
 
 use std::collections::BTreeMap;
 use std::ffi::CStr;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::probe::{Facts, FactsList};
 use crate::entry::LinkTarget;
-use crate::parallel;
+use crate::parallel::{self, lock};
 use crate::sys::{FileType, Metadata};
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// The facts of an entry whose stat was given up.
 pub(super) fn stat_failed() -> Facts {

@@ -17,20 +17,16 @@ use std::ffi::CStr;
 use std::ops::Range;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::probe::{Facts, FactsList, Prober, Stage};
 use super::watched_facts::{stat_failed, InOrder, Known, Segment, PUBLISH, RECORD_EVERY};
 use crate::config::MAX_PROBE_THREADS;
-use crate::parallel::{self, Lookup};
+use crate::parallel::{self, lock, Lookup};
 use crate::plan::Plan;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
 
 /// One worker's probes in flight: the entry it is on, since when its
 /// request in flight waits, and what it knew when that request started.
