@@ -268,10 +268,7 @@ impl Prober<'_> {
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
         let target = Target::InDir(self.dir, name);
-        if self.asks_xattrs(&meta, file_type) {
-            stage(Stage::Xattrs(&meta));
-        }
-        self.probe_xattrs(&mut facts, target, &meta, file_type);
+        self.probe_xattrs(&mut facts, target, &meta, (file_type, stage));
         if file_type == FileType::Symlink {
             stage(Stage::ReadLink(&meta));
             let path = self.plan.read_link.then(|| read_link(self.base(), name));
@@ -304,10 +301,12 @@ impl Prober<'_> {
         // A mask without the type keeps the type getdents reported.
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
-        if self.asks_xattrs(&meta, file_type) {
-            stage(Stage::Xattrs(&meta));
-        }
-        self.probe_xattrs(&mut facts, Target::Handle(handle), &meta, file_type);
+        self.probe_xattrs(
+            &mut facts,
+            Target::Handle(handle),
+            &meta,
+            (file_type, stage),
+        );
         if file_type == FileType::Symlink {
             stage(Stage::ReadLink(&meta));
             let path = self.plan.read_link.then(|| read_link_handle(handle));
@@ -353,8 +352,7 @@ impl Prober<'_> {
         link
     }
 
-    /// Whether [`Prober::probe_xattrs`] may make a request for this entry
-    /// (a stage is only reported before one).
+    /// Whether [`Prober::probe_xattrs`] may make a request for this entry.
     fn asks_xattrs(&self, meta: &Metadata, file_type: FileType) -> bool {
         let plan = self.plan;
         plan.context
@@ -364,13 +362,18 @@ impl Prober<'_> {
                 && self.xattrs.marker_may_ask(meta.dev()))
     }
 
+    /// The ACL marker, context and capability of the entry, its stage
+    /// reported first where a request may follow.
     fn probe_xattrs(
         &self,
         facts: &mut Facts,
         target: Target<'_>,
         meta: &Metadata,
-        file_type: FileType,
+        (file_type, stage): (FileType, &dyn Fn(Stage)),
     ) {
+        if self.asks_xattrs(meta, file_type) {
+            stage(Stage::Xattrs(meta));
+        }
         let probed = probe_xattrs(self.plan, self.xattrs, target, meta.dev(), file_type);
         (facts.access, facts.context, facts.problems.xattr) = probed;
         facts.capability = probe_capability(self.plan, target, file_type);

@@ -286,21 +286,18 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     hand_over(&mut read);
     read.read = Some(read_error);
     read.read_at = Some(Instant::now());
-    let probed = match &early {
-        Some(_) => 0,
-        None => context.plan.count_probed(read.names.iter().map(|(_, t)| t)),
-    };
-    let probes = match early {
-        Some((_, probes)) => Some(probes),
-        None => (probed > 0).then(|| {
+    // Not started while read: started now, if any entry needs a probe.
+    let probes = early.map(|(_, probes)| probes).or_else(|| {
+        let probed = context.plan.count_probed(read.names.iter().map(|(_, t)| t));
+        (probed > 0).then(|| {
             let shape =
                 parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, probed);
             let probes = new_probes(&task, &fd, shape);
             probes.add_packed(read.names.parts());
             read.probes = Some(Arc::clone(&probes));
             probes
-        }),
-    };
+        })
+    });
     if let Some(probes) = &probes {
         probes.seal();
         probes.enlist();
