@@ -1,6 +1,6 @@
 //! The shared differential corpora (../shared/compat/cases-public.txt,
 //! cases-edges.txt: details that hold in every locale, cases-locales.txt)
-//! and our own (tests/cases/locale-*.txt) run
+//! and our own (tests/cases/locale-*.txt, colors.txt) run
 //! through the shared runner: every case must be identical to GNU ls 9.1 in
 //! stdout, stderr and exit status, in pipe and tty mode, the first time.
 //! Skipped, with a SKIPPED line on stderr that the test harness does not
@@ -50,6 +50,13 @@ fn locale_corpus_is_identical_to_gnu() {
 fn words_quotes_and_charsets_are_identical_to_gnu_in_every_locale() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     run_corpus(&root.join("tests/cases/locale-words.txt"), LOCALES);
+}
+
+/// `LS_COLORS` suffixes that differ only in case (tests/cases/colors.txt).
+#[test]
+fn suffix_colours_that_differ_in_case_are_identical_to_gnu() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    run_corpus(&root.join("tests/cases/colors.txt"), &[]);
 }
 
 /// Dates (LC_TIME), numbers (LC_NUMERIC), `-I`/`--hide` patterns and time

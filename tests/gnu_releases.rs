@@ -172,6 +172,36 @@ fn suffix_colours_that_differ_only_in_case_match_case_from_9_2() {
     );
 }
 
+/// GNU's tests/ls/color-ext.sh: once a suffix meets an older case variant
+/// with its own value, every older variant is dropped, whatever its value,
+/// and the suffix matches in any case (9.2 and later).
+#[test]
+fn a_same_value_case_pair_drops_older_variants_from_9_2() {
+    let t = names(&["img1.jpg", "IMG2.JPG", "img3.JpG"]);
+    let env = [("LS_COLORS", "*.jpg=01;35:*.jpg=01;35;46:*.JPG=01;35;46")];
+    let colours = |v| text(&as_release(v, &t, &["--color=always"], &env).stdout);
+    let all_46 = "\x1b[0m\x1b[01;35;46mIMG2.JPG\x1b[0m\n\
+                  \x1b[01;35;46mimg1.jpg\x1b[0m\n\
+                  \x1b[01;35;46mimg3.JpG\x1b[0m\n";
+    assert_eq!(colours("9.7"), all_46);
+    assert_eq!(colours("9.10"), all_46);
+    // 9.1 ignores case throughout: the newest pattern, `*.JPG`, wins.
+    assert_eq!(colours("9.1"), all_46);
+    // A variant with another value, met before the same-value one, makes
+    // both exact: `c.Jpg` matches neither (9.1: the newest matches all).
+    let t = names(&["a.jpg", "b.JPG", "c.Jpg"]);
+    let env = [("LS_COLORS", "*.jpg=31:*.Jpg=33:*.JPG=32:*.jpg=33")];
+    let colours = |v| text(&as_release(v, &t, &["--color=always"], &env).stdout);
+    assert_eq!(
+        colours("9.10"),
+        "\x1b[0m\x1b[33ma.jpg\x1b[0m\n\x1b[32mb.JPG\x1b[0m\nc.Jpg\n"
+    );
+    assert_eq!(
+        colours("9.1"),
+        "\x1b[0m\x1b[33ma.jpg\x1b[0m\n\x1b[33mb.JPG\x1b[0m\n\x1b[33mc.Jpg\x1b[0m\n"
+    );
+}
+
 #[test]
 fn strftime_corner_cases_by_release() {
     let t = names(&[]);

@@ -6,7 +6,7 @@
 //! the one statls needs), and 9.1 is the host's /bin/ls; statls runs on the
 //! reference's C library (a patchelf'd copy), so only coreutils' behaviour
 //! can differ. Every version runs the shared corpora (../shared/compat), our
-//! locale corpora (tests/cases/locale-*.txt) and random command lines
+//! corpora (tests/cases/locale-*.txt, colors.txt) and random command lines
 //! (tests/support/randcases.py, fixed seeds) through lsdiff.sh; 9.1 runs the
 //! random lines only, tests/compat.rs runs the rest. A case that does not
 //! apply to a version is listed, with the reason, in
@@ -137,6 +137,7 @@ fn corpora(bench: &Bench, which: &Corpora) -> (Vec<Corpus>, bool) {
         ("../shared/compat/cases-locales.txt", true),
         ("tests/cases/locale-words.txt", true),
         ("tests/cases/locale-dates.txt", true),
+        ("tests/cases/colors.txt", false),
     ];
     for (name, needs_locales) in files.into_iter().filter(|_| *which == Corpora::All) {
         if needs_locales && bench.locales.len() < LOCALES.len() {

@@ -187,6 +187,7 @@ LS_COLORS_ITEMS = [
     "do=01;35", "mh=44;37", "cl=", "*=1", "xx=1", "di=\\e[1m", "di=^[[7m", "di=38;5;196",
     "di=38;2;10;20;30", "di", "", "*.c", "di=01;3\\x", "*.TXT=07", "*.txt=36", "*.Tar.GZ=35",
     "ex=", "ln=", "or=", "*.h=1;33", "*=", "rs=\\e[0m\\e[K", "lc=\\033[", "*.sh=^?",
+    "*.c=01;35;46", "*.C=01;35;46", "*.Txt=36", "*.c=",
 ]
 TZS = ["America/New_York", "Asia/Tokyo", "Europe/Berlin", "Australia/Lord_Howe", "UTC0",
        "EST5EDT", ":Europe/London", "Invalid/Zone", "", "XXX-3", "<+0545>-5:45", "Asia/Kolkata"]

@@ -105,10 +105,14 @@ impl Suffixes {
     }
 }
 
-/// 9.2's pass over the patterns (given oldest first): newest first, an
-/// older pattern spelled the same, or differing only in case with the same
-/// value, is dropped; two that differ only in case and
-/// in value both match case-sensitively; every other pattern ignores case.
+/// 9.2's pass over the patterns (given oldest first). Newest first, each
+/// pattern still standing looks at the older ones of its length: one spelled
+/// the same is dropped; one differing only in case is dropped when it has
+/// the same value, and from then on every older case variant is dropped
+/// too, whatever its value (`*.jpg=35:*.jpg=46:*.JPG=46` colours `x.jpg`,
+/// `X.JPG` and `x.JpG` 46). A case variant with another value met before
+/// that makes both patterns match their own spelling alone. Every other
+/// pattern ignores case.
 fn pair_cases(mut patterns: Vec<Pattern>) -> Vec<Pattern> {
     patterns.reverse();
     let n = patterns.len();
@@ -118,13 +122,17 @@ fn pair_cases(mut patterns: Vec<Pattern>) -> Vec<Pattern> {
         if dropped[i] {
             continue;
         }
+        let mut variants_dropped = false;
         for j in i + 1..n {
             let (newer, older) = (&patterns[i], &patterns[j]);
             if dropped[j] || newer.lower != older.lower {
                 continue;
             }
-            if newer.exact == older.exact || older.seq == newer.seq {
+            if newer.exact == older.exact {
                 dropped[j] = true;
+            } else if variants_dropped || older.seq == newer.seq {
+                dropped[j] = true;
+                variants_dropped = true;
             } else {
                 exact[i] = true;
                 exact[j] = true;
