@@ -20,9 +20,17 @@ const STACK: usize = 128 * 1024;
 
 type Job = Box<dyn FnOnce() + Send>;
 
+/// A job waiting for a thread, and which call of [`Runner::run`] queued it.
+struct Queued {
+    id: u64,
+    job: Job,
+}
+
 #[derive(Default)]
 struct Threads {
-    queue: VecDeque<Job>,
+    queue: VecDeque<Queued>,
+    /// The id of the next job queued.
+    next_id: u64,
     idle: usize,
     /// Threads started, stuck or not.
     started: usize,
@@ -49,9 +57,22 @@ impl Runner {
     /// Runs `job` on an idle thread or a new one; false when none can run
     /// it (too many stuck, or no thread could start).
     fn run(&'static self, job: Job) -> bool {
+        self.run_spawning(job, |serve| {
+            Builder::new().stack_size(STACK).spawn(serve).map(drop)
+        })
+    }
+
+    /// [`Runner::run`], starting a thread with `spawn` where one is needed.
+    fn run_spawning(
+        &'static self,
+        job: Job,
+        spawn: impl FnOnce(Box<dyn FnOnce() + Send>) -> std::io::Result<()>,
+    ) -> bool {
         let mut threads = self.lock();
+        let id = threads.next_id;
+        threads.next_id += 1;
         if threads.idle > threads.queue.len() {
-            threads.queue.push_back(job);
+            threads.queue.push_back(Queued { id, job });
             drop(threads);
             self.work.notify_one();
             return true;
@@ -60,16 +81,22 @@ impl Runner {
             return false;
         }
         threads.started += 1;
-        threads.queue.push_back(job);
+        threads.queue.push_back(Queued { id, job });
         drop(threads);
-        let spawned = Builder::new().stack_size(STACK).spawn(move || self.serve());
-        if spawned.is_err() {
-            let mut threads = self.lock();
-            threads.started -= 1;
-            // Taken back unless another thread took it meanwhile.
-            return threads.queue.pop_back().is_none();
+        if spawn(Box::new(move || self.serve())).is_ok() {
+            return true;
         }
-        true
+        let mut threads = self.lock();
+        threads.started -= 1;
+        // Other callers may have queued jobs meanwhile, and a thread may
+        // have taken this one: take back this job alone, if still queued.
+        match threads.queue.iter().position(|q| q.id == id) {
+            Some(at) => {
+                threads.queue.remove(at);
+                false
+            }
+            None => true,
+        }
     }
 
     fn serve(&self) {
@@ -77,8 +104,8 @@ impl Runner {
             let job = {
                 let mut threads = self.lock();
                 loop {
-                    if let Some(job) = threads.queue.pop_front() {
-                        break job;
+                    if let Some(queued) = threads.queue.pop_front() {
+                        break queued.job;
                     }
                     threads.idle += 1;
                     threads = self.work.wait(threads).unwrap_or_else(|e| e.into_inner());
@@ -279,5 +306,41 @@ mod tests {
         })
         .unwrap();
         assert!(w.wait(limit), "three requests of 0.8 s, each within 2 s");
+    }
+
+    /// A thread that fails to start takes back its own job, never one that
+    /// another caller queued meanwhile (which would then never run, and
+    /// its waiter would read it as ended).
+    #[test]
+    fn a_failed_spawn_takes_back_its_own_job_alone() {
+        let runner: &'static Runner = Box::leak(Box::default());
+        let others_ran = Arc::new(Mutex::new(false));
+        let flag = Arc::clone(&others_ran);
+        let started = runner.run_spawning(Box::new(|| ()), |_serve| {
+            let mut threads = runner.lock();
+            let id = threads.next_id;
+            threads.next_id += 1;
+            let job: Job = Box::new(move || *super::super::lock(&flag) = true);
+            threads.queue.push_back(Queued { id, job });
+            Err(std::io::Error::from_raw_os_error(eagain()))
+        });
+        assert!(!started, "the job whose thread failed to start did not run");
+        let mut threads = runner.lock();
+        assert_eq!(threads.started, 0);
+        assert_eq!(
+            threads.queue.len(),
+            1,
+            "the other caller's job is still queued"
+        );
+        let other = threads.queue.pop_front().map(|q| q.job);
+        drop(threads);
+        if let Some(job) = other {
+            job();
+        }
+        assert!(*super::super::lock(&others_ran));
+    }
+
+    fn eagain() -> i32 {
+        rustix::io::Errno::AGAIN.raw_os_error()
     }
 }
