@@ -122,14 +122,10 @@ pub enum ProbeConcurrency {
     Auto,
     /// One at a time, by name, everywhere.
     Sequential,
-    /// Overlapped this many ways, through `O_PATH` handles, everywhere.
+    /// Overlapped this many ways (as `STATLS_THREADS` says: `parallel`
+    /// caps it), through `O_PATH` handles, everywhere.
     Forced(usize),
 }
-
-/// The most probes in flight: enough to hide a millisecond of latency per
-/// request behind directory-sized batches, few enough that descriptors
-/// (one `O_PATH` handle per probe in flight) stay far from common limits.
-pub const MAX_PROBE_THREADS: usize = 32;
 
 impl Config {
     /// Parses the command line (`argv[0]` included) exactly as the emulated GNU ls

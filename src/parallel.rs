@@ -9,7 +9,7 @@
 //! here and hand their work to the spawn helpers and the pool; a thread
 //! that cannot be started (limits) leaves its share to the caller, and
 //! under a small address-space limit none is started at all
-//! ([`crate::sys::limits::threads_allowed`]): threads must never make `ls`
+//! ([`threads_allowed`]): threads must never make `ls`
 //! fail where one thread succeeds.
 #![forbid(unsafe_code)]
 
@@ -18,17 +18,20 @@ use std::sync::Arc;
 use std::thread::Builder;
 pub use std::thread::{scope, Scope};
 
-use crate::config::{Config, ProbeConcurrency, MAX_PROBE_THREADS};
+use crate::config::{Config, ProbeConcurrency};
 use crate::entry::Entry;
-use crate::sys::limits::threads_allowed;
 use crate::sys::stat::{stat_fd, Need};
 
+mod budget;
 mod pace;
 mod pool;
+pub mod tuning;
 mod watch;
 
+pub use budget::{spare_descriptors, DescriptorBudget};
 pub use pace::{pace_of, Pace};
 pub use pool::Task;
+use tuning::*;
 pub use watch::{left_stuck, spawn_watched, timed, timed_out, watch_later, Beat, Watched};
 
 /// Takes `m`'s lock, also when a thread panicked holding it: what the
@@ -51,17 +54,22 @@ pub enum Lookup {
     ByHandle,
 }
 
-/// Entries to probe before a local directory is split over the CPUs: below
-/// this, handing out work costs more than it saves.
-const LOCAL_SPLIT_MIN: usize = 2048;
+/// Whether helper threads may be started at all (an address-space limit
+/// may leave no room for them: [`ADDRESS_SPACE_FOR_THREADS`]).
+pub fn threads_allowed() -> bool {
+    crate::sys::limits::threads_allowed(ADDRESS_SPACE_FOR_THREADS)
+}
 
-/// Entries a thread takes at a time on a local disk.
-const LOCAL_CHUNK: usize = 64;
-
-/// Threads for a large local directory: the CPUs, up to four (the kernel's
-/// dentry and inode caches stop scaling for one directory beyond that).
+/// Threads for a large local directory: the CPUs, up to
+/// [`LOCAL_THREADS_MAX`].
 fn local_threads() -> usize {
-    crate::sys::limits::cpus().min(4)
+    crate::sys::limits::cpus().min(LOCAL_THREADS_MAX)
+}
+
+/// Probes in flight that `STATLS_THREADS=N` asks for: N, up to
+/// [`MAX_PROBE_THREADS`].
+fn forced(n: usize) -> usize {
+    n.min(MAX_PROBE_THREADS)
 }
 
 /// How one directory's entries are probed.
@@ -104,15 +112,12 @@ fn probe_strategy_for(
     if count < 2 || !threads_allowed() {
         return Strategy::Sequential;
     }
-    let in_flight = |n: usize| {
-        n.min(crate::sys::limits::spare_descriptors())
-            .saturating_sub(1)
-    };
+    let in_flight = |n: usize| n.min(spare_descriptors()).saturating_sub(1);
     match probes {
         ProbeConcurrency::Sequential => Strategy::Sequential,
         ProbeConcurrency::Forced(n) => Strategy::Paced {
             pace: Pace::always_slow(),
-            helpers: in_flight(n),
+            helpers: in_flight(forced(n)),
         },
         ProbeConcurrency::Auto => {
             // From the cache: no request even on a network filesystem.
@@ -204,7 +209,7 @@ pub fn size_probe_pool(config: &Config, read_ahead_workers: usize) {
     let limit = match config.probes {
         _ if !threads_allowed() => 0,
         ProbeConcurrency::Sequential => 0,
-        ProbeConcurrency::Forced(n) => n - 1,
+        ProbeConcurrency::Forced(n) => forced(n) - 1,
         ProbeConcurrency::Auto => (MAX_PROBE_THREADS - 1)
             .saturating_sub(read_ahead_workers)
             .max(local_threads() - 1),
@@ -229,7 +234,6 @@ pub fn withdraw(id: u64) {
 /// directory read waits on a server. `STATLS_THREADS=N` asks for N (up
 /// to eight) anywhere, `STATLS_THREADS=1` for none.
 pub fn read_ahead_workers(config: &Config, dirs: &[Entry]) -> usize {
-    const REMOTE_WORKERS: usize = 8;
     if !config.recursive || !threads_allowed() {
         return 0;
     }
@@ -237,7 +241,7 @@ pub fn read_ahead_workers(config: &Config, dirs: &[Entry]) -> usize {
         ProbeConcurrency::Sequential => 0,
         ProbeConcurrency::Forced(n) => n.min(REMOTE_WORKERS),
         ProbeConcurrency::Auto if any_remote(dirs) => REMOTE_WORKERS,
-        ProbeConcurrency::Auto => (crate::sys::limits::cpus() - 1).min(3),
+        ProbeConcurrency::Auto => (crate::sys::limits::cpus() - 1).min(LOCAL_WORKERS_MAX),
     }
 }
 
@@ -247,19 +251,6 @@ pub fn any_remote(dirs: &[Entry]) -> bool {
         .filter_map(|e| e.meta.as_ref())
         .any(|m| crate::sys::remote::is_remote(m.dev()))
 }
-
-/// Entries a local directory must hold (on average over those listed
-/// lately) for reading it ahead to pay when nothing in it is stat'ed:
-/// reading is then all a directory costs, and below this handing it to a
-/// worker and back costs more than it saves (`ls -R` of 2 000
-/// directories of 20 files: 20 ms on one thread, 31 with a worker).
-const READ_AHEAD_MEAN_MIN: usize = 100;
-
-/// The mean the walk starts from, before any directory is listed: high
-/// enough that the first subdirectories are read ahead, low enough that a
-/// tree of small ones stops it after about ten (the walk's mean moves an
-/// eighth of the way to each directory's count).
-pub const READ_AHEAD_MEAN_START: usize = 4 * READ_AHEAD_MEAN_MIN;
 
 /// Whether the walk reads the next subdirectories ahead, given the mean
 /// number of entries of the directories listed lately: when asked for
@@ -289,17 +280,6 @@ pub fn read_ahead_pays(
     probed || (mean >= READ_AHEAD_MEAN_MIN && beside)
 }
 
-/// Directories taken back from the read-ahead in each stretch over which
-/// [`read_ahead_runs_beside`] is asked (a few milliseconds of a walk).
-pub const READ_AHEAD_TRIAL: usize = 32;
-
-/// Directories the walk lists alone after a stretch in which the
-/// read-ahead did not run beside it, before trying it again (doubled
-/// after each such stretch in a row, up to 64 times): a stretch that
-/// finds it still on the walk's CPU costs about 15 % more than the walk
-/// alone.
-pub const READ_AHEAD_REST: usize = 64;
-
 /// Whether the read-ahead workers ran beside the walk, on another CPU,
 /// over a stretch of `wall` time in which the process used `cpu`: a
 /// scheduler may keep them on the walk's CPU however many are free (some
@@ -316,12 +296,6 @@ pub fn read_ahead_runs_beside(cpu: std::time::Duration, wall: std::time::Duratio
     cpu >= wall + wall / 8
 }
 
-/// Long listings from this many lines are formatted on two threads.
-const PARALLEL_LINES_MIN: usize = 8192;
-
-/// Lines per block handed between the two threads of a long listing.
-pub const PARALLEL_BLOCK: usize = 2048;
-
 /// Whether a long listing of `lines` lines is formatted on two threads:
 /// when its lines are `independent` (no state carried from one to the
 /// next), there are enough of them, and there is a second CPU.
@@ -336,16 +310,6 @@ pub fn long_format_on_two_threads(config: &Config, lines: usize, independent: bo
     lines >= PARALLEL_LINES_MIN && independent && threads_allowed() && asked
 }
 
-/// Names from which keying and sorting two halves on two threads saves
-/// more than the thread costs (about 50 µs to start and join, up to a few
-/// milliseconds before a second virtual CPU runs it) and the merge (about
-/// 12 ns a name): a strxfrm costs about 0.4 µs a name; a byte-order key
-/// and its share of the radix sort about 60 ns, which pays for the split
-/// only from a few hundred thousand names (at 100 000 one thread is 3 %
-/// faster).
-const SORT_SPLIT_COLLATED_MIN: usize = 4_000;
-const SORT_SPLIT_BYTES_MIN: usize = 250_000;
-
 /// Whether `names` names are sorted as two halves on two threads, then
 /// merged; `collating` when keys come from the locale's collation.
 /// `STATLS_THREADS=1` says no.
@@ -357,14 +321,6 @@ pub fn sort_on_two_threads(config: &Config, names: usize, collating: bool) -> bo
     };
     names >= min && config.probes != ProbeConcurrency::Sequential && crate::sys::limits::cpus() > 1
 }
-
-/// A read-ahead worker's stack.
-const READ_AHEAD_STACK: usize = 64 * 1024;
-
-/// The long format's helper's stack: lines are built in heap buffers, and
-/// the C library's time and name lookups need a few KiB (not the 2 MiB
-/// default, which counts against an address-space limit).
-const HELPER_STACK: usize = 256 * 1024;
 
 /// Starts a thread in `scope` that probes entries while the walk reads
 /// more; whether it started.

@@ -17,11 +17,10 @@ use crate::error::{print_diagnostic, Status};
 use crate::format::quote::quote_when_needed;
 use crate::listing::Printer;
 use crate::output::{Output, Sink};
-use crate::parallel::{self, Lookup};
+use crate::parallel::{self, tuning, Lookup};
 use crate::plan::Plan;
 use crate::sort::{apply_order, sorted_order};
 use crate::sys::dir::{read_dir_each, DirBuffer};
-use crate::sys::limits::DescriptorBudget;
 use crate::sys::path::child_path;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
@@ -125,7 +124,7 @@ impl<'a> Walker<'a> {
             spare: Vec::new(),
             dir_buffer: DirBuffer::default(),
             remote: false,
-            mean_entries: parallel::READ_AHEAD_MEAN_START,
+            mean_entries: tuning::READ_AHEAD_MEAN_START,
             jobs: std::cell::OnceCell::new(),
         }
     }
@@ -176,7 +175,7 @@ impl<'a> Walker<'a> {
         self.remote = workers > 0 && parallel::any_remote(&dirs);
         // Descriptors for the path and the read-ahead, from what is free.
         let descriptors = if self.config.recursive {
-            let budget = DescriptorBudget::get();
+            let budget = parallel::DescriptorBudget::get();
             self.chain = DirChain::new(budget.chain);
             budget.read_ahead
         } else {
@@ -304,7 +303,8 @@ impl<'a> Walker<'a> {
         let fd = (id.is_some() && self.chain.holds()).then_some(fd);
         self.print_entries(&pending, &mut entries, sorted);
         ahead.listed(entries.len());
-        self.mean_entries = (self.mean_entries * 7 + entries.len()) / 8;
+        let weight = tuning::READ_AHEAD_MEAN_WEIGHT;
+        self.mean_entries = (self.mean_entries * (weight - 1) + entries.len()) / weight;
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
         }

@@ -2,7 +2,7 @@
 //! not drift from the code it describes:
 //!
 //! - every module, file and item it names in backquotes exists (`walk/`,
-//!   `sys::limits::DescriptorBudget`, `Walker::run`, `Layout`), and a
+//!   `parallel::DescriptorBudget`, `Walker::run`, `Layout`), and a
 //!   lowercase word in a module's table row is that module's submodule or
 //!   item; the environment variables of the `config` row are read there;
 //! - the thresholds it quotes are the code's constants;
@@ -92,7 +92,7 @@ fn type_has(ty: &str, item: &str) -> bool {
     })
 }
 
-/// Resolves a named path (`sys::limits::DescriptorBudget`, `walk/prefetch`,
+/// Resolves a named path (`parallel::DescriptorBudget`, `walk/prefetch`,
 /// `tests/layering.rs`, `Walker::new`); None for what is not a path.
 fn resolves(token: &str) -> Option<bool> {
     if token.starts_with("tests/") || token.ends_with(".rs") {
@@ -184,48 +184,48 @@ fn each_table_rows_words_are_its_modules() {
 const THRESHOLDS: &[(&str, &str, &str)] = &[
     (
         "at most 32 threads",
-        "config.rs",
+        "parallel/tuning.rs",
         "pub const MAX_PROBE_THREADS: usize = 32;",
     ),
     (
         "2 048+ entries locally",
-        "parallel.rs",
-        "const LOCAL_SPLIT_MIN: usize = 2048;",
+        "parallel/tuning.rs",
+        "pub const LOCAL_SPLIT_MIN: usize = 2048;",
     ),
     (
         "directories of 100+ entries lately",
-        "parallel.rs",
-        "const READ_AHEAD_MEAN_MIN: usize = 100;",
+        "parallel/tuning.rs",
+        "pub const READ_AHEAD_MEAN_MIN: usize = 100;",
     ),
     (
         "long listings of 8 192+ lines",
-        "parallel.rs",
-        "const PARALLEL_LINES_MIN: usize = 8192;",
+        "parallel/tuning.rs",
+        "pub const PARALLEL_LINES_MIN: usize = 8192;",
     ),
     (
         "4 000+ in a collating locale",
-        "parallel.rs",
-        "const SORT_SPLIT_COLLATED_MIN: usize = 4_000;",
+        "parallel/tuning.rs",
+        "pub const SORT_SPLIT_COLLATED_MIN: usize = 4_000;",
     ),
     (
         "250 000+ in byte order",
-        "parallel.rs",
-        "const SORT_SPLIT_BYTES_MIN: usize = 250_000;",
+        "parallel/tuning.rs",
+        "pub const SORT_SPLIT_BYTES_MIN: usize = 250_000;",
     ),
     (
         "listed at most 200 ms",
-        "walk/prefetch.rs",
-        "MAX_AGE: Duration = Duration::from_millis(200);",
+        "parallel/tuning.rs",
+        "READ_AHEAD_MAX_AGE: Duration = Duration::from_millis(200);",
     ),
     (
         "and 10 000 listed entries",
-        "walk/prefetch.rs",
-        "MAX_LISTED_BETWEEN: u64 = 10_000;",
+        "parallel/tuning.rs",
+        "READ_AHEAD_MAX_LISTED_BETWEEN: u64 = 10_000;",
     ),
     (
         "below 256 MiB no thread",
-        "sys/limits.rs",
-        "const ADDRESS_SPACE_FOR_THREADS: u64 = 256 << 20;",
+        "parallel/tuning.rs",
+        "pub const ADDRESS_SPACE_FOR_THREADS: u64 = 256 << 20;",
     ),
 ];
 

@@ -11,8 +11,8 @@ use std::os::unix::ffi::OsStrExt;
 
 use super::messages;
 use super::switches::{Stop, Switches};
+use super::ProbeConcurrency;
 use super::{Config, LongOptions};
-use super::{ProbeConcurrency, MAX_PROBE_THREADS};
 use crate::cli::{self, args};
 use crate::format::color::ColorTable;
 use crate::format::hyperlink::LinkStyle;
@@ -306,7 +306,7 @@ fn probe_concurrency(env: &Environment) -> ProbeConcurrency {
     {
         None => ProbeConcurrency::Auto,
         Some(0 | 1) => ProbeConcurrency::Sequential,
-        Some(n) => ProbeConcurrency::Forced(n.min(MAX_PROBE_THREADS)),
+        Some(n) => ProbeConcurrency::Forced(n),
     }
 }
 

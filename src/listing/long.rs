@@ -352,7 +352,7 @@ impl<'a> LongPrinter<'a> {
         layout: &Layout,
         names: &NameRenderer,
     ) {
-        let blocks: Vec<&[Entry]> = entries.chunks(parallel::PARALLEL_BLOCK).collect();
+        let blocks: Vec<&[Entry]> = entries.chunks(parallel::tuning::PARALLEL_BLOCK).collect();
         let mut helper = self.helper();
         // The renderer's colour state is not shared across threads; this
         // path has none, so the helper makes its own from the same options.

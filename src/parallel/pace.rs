@@ -12,19 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-/// A probe that takes this long waited on something other than the CPU
-/// and the kernel's caches: a stat answered from a cache takes a few
-/// microseconds, even through FUSE; a round-trip to a server or a FUSE
-/// daemon, tens to thousands.
-pub const SLOW_PROBE: Duration = Duration::from_micros(30);
-
-/// Slow probes in a row that make a fast device slow: one slow answer can
-/// be the scheduler or a page fault, three in a row are the device.
-const SLOW_RUN: u32 = 3;
-
-/// Fast probes in a row that make a slow device fast again (its cache
-/// warmed up).
-const FAST_RUN: u32 = 64;
+use super::tuning::{FAST_RUN, SLOW_PROBE, SLOW_RUN};
 
 /// Devices whose answers are slow lately (paces that learn).
 static SLOW_DEVICES: AtomicUsize = AtomicUsize::new(0);

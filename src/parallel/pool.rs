@@ -18,8 +18,7 @@ use std::thread::Builder;
 /// once (it shares its work out itself).
 pub type Task = Arc<dyn Fn() + Send + Sync>;
 
-/// A probe thread's stack: probes use a few hundred bytes of buffers.
-const STACK: usize = 128 * 1024;
+use super::tuning::PROBE_STACK;
 
 #[derive(Default)]
 struct State {
@@ -79,7 +78,9 @@ impl Pool {
             self.work.notify_all();
         }
         for _ in 0..start {
-            let spawned = Builder::new().stack_size(STACK).spawn(move || self.serve());
+            let spawned = Builder::new()
+                .stack_size(PROBE_STACK)
+                .spawn(move || self.serve());
             if spawned.is_err() {
                 self.lock().threads -= 1;
             }

@@ -15,6 +15,7 @@ use super::watched_probes::Probes;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::options::SortKey;
+use crate::parallel::tuning::HELD_BYTES_MAX;
 use crate::parallel::{self, Lookup, Strategy};
 use crate::plan::Plan;
 use crate::sort::{apply_order, sorted_order};
@@ -140,14 +141,6 @@ pub struct Context<'a> {
     pub plan: Arc<Plan>,
     pub xattrs: Arc<AclProbe>,
 }
-
-/// Bytes that may wait in results read ahead (names and probes, or
-/// entries made and sorted) before the workers pause: a tree of huge
-/// directories is read ahead one or two at a time, a tree of small ones up
-/// to the window. A thousand entries made, stat'ed and sorted take about
-/// 190 KB; with the sort done ahead, more waiting than this measured no
-/// faster (`-lR` of 200 x 1 000 files: 448 KiB no better than 256 or 320).
-pub const HELD_BYTES_MAX: usize = 320 * 1024;
 
 /// Heap bytes of one entry made ahead: the record, its name and its stat,
 /// each allocation with malloc's 16 bytes.

@@ -26,9 +26,7 @@ use crate::entry::Entry;
 use crate::parallel;
 use crate::sys::dir::{read_dir_each, DirBuffer};
 
-/// Names handed over at a time: large enough that the lock is rare, small
-/// enough that the walk gets facts back (and frees them) as it reads.
-const CHUNK: usize = 256;
+use crate::parallel::tuning::{READING_BACKLOG_MAX, READING_CHUNK};
 
 /// A run of consecutive entries to probe, from entry `start` on.
 struct Job {
@@ -40,7 +38,7 @@ impl Job {
     fn new(start: usize) -> Job {
         Job {
             start,
-            names: PackedNames::with_capacity(CHUNK, CHUNK * 24),
+            names: PackedNames::with_capacity(READING_CHUNK, READING_CHUNK * 24),
         }
     }
 }
@@ -146,7 +144,7 @@ pub fn read_probing(
                         // No thread: the caller probes as it would have.
                         *shared.lock() = Queue::default();
                     }
-                } else if helping && n % CHUNK == 0 {
+                } else if helping && n % READING_CHUNK == 0 {
                     let full = job.replace(Job::new(n));
                     queue_job(&shared, full.unwrap_or_else(|| Job::new(n)));
                     record_done(&shared, entries, &mut problems);
@@ -211,13 +209,10 @@ fn finish(
     }
 }
 
-/// Chunks that may wait for the helper while the walk reads on.
-const BACKLOG_MAX: usize = 4;
-
-/// The oldest chunk waiting, when more than [`BACKLOG_MAX`] do.
+/// The oldest chunk waiting, when more than [`READING_BACKLOG_MAX`] do.
 fn backlog(shared: &Shared) -> Option<Job> {
     let mut queue = shared.lock();
-    if queue.jobs.len() > BACKLOG_MAX {
+    if queue.jobs.len() > READING_BACKLOG_MAX {
         queue.jobs.pop_front()
     } else {
         None

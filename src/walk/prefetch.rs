@@ -18,8 +18,8 @@
 //! halves the window.
 //!
 //! Bounded in staleness: a directory read ahead is listed no later than
-//! [`MAX_AGE`] after its reading (and probing) ended, and with no more than
-//! [`MAX_LISTED_BETWEEN`] entries listed by the walk in between; a result
+//! [`READ_AHEAD_MAX_AGE`] after its reading (and probing) ended, and with no more than
+//! [`READ_AHEAD_MAX_LISTED_BETWEEN`] entries listed by the walk in between; a result
 //! older than that is dropped, and the directory read again (ahead once
 //! more when the walk nears it, then by the walk when its turn comes: no
 //! directory is read more than three times), so a listing is never staler
@@ -31,23 +31,18 @@ use std::ffi::CString;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::dir_read::{bytes_in, read_ahead, Context, Outcome, HELD_BYTES_MAX};
+use super::dir_read::{bytes_in, read_ahead, Context, Outcome};
 use super::trial::Trial;
 use super::watched::JobContext;
 use super::watched_ahead::WatchedAhead;
+use crate::parallel::tuning::HELD_BYTES_MAX;
 use crate::parallel::{self, lock, Scope};
 use crate::sys::dir::DirBuffer;
 use crate::sys::limits::is_descriptor_exhaustion;
 
-/// How long after its reading ended a directory read ahead may still be
-/// listed from what was read.
-pub const MAX_AGE: Duration = Duration::from_millis(200);
-
-/// How many entries the walk may list (in other directories) between the
-/// end of a directory's reading ahead and its own listing.
-pub const MAX_LISTED_BETWEEN: u64 = 10_000;
+use crate::parallel::tuning::{READ_AHEAD_MAX_AGE, READ_AHEAD_MAX_LISTED_BETWEEN};
 
 /// A finished job's outcome, with when it finished.
 struct Done {
@@ -67,7 +62,8 @@ impl Done {
 /// Whether a directory read at `at`, when the walk had listed `then`
 /// entries, is too old to be listed now that it has listed `listed`.
 fn stale((at, then): (Instant, u64), now: Instant, listed: u64) -> bool {
-    now.saturating_duration_since(at) > MAX_AGE || listed.saturating_sub(then) > MAX_LISTED_BETWEEN
+    now.saturating_duration_since(at) > READ_AHEAD_MAX_AGE
+        || listed.saturating_sub(then) > READ_AHEAD_MAX_LISTED_BETWEEN
 }
 
 struct Job {
@@ -534,15 +530,18 @@ mod tests {
     fn a_result_read_ahead_goes_stale_after_200_ms() {
         let t = Instant::now();
         let done = done_at(t, 0);
-        assert!(!done.stale(t + MAX_AGE, 0));
-        assert!(done.stale(t + MAX_AGE + Duration::from_millis(1), 0));
+        assert!(!done.stale(t + READ_AHEAD_MAX_AGE, 0));
+        assert!(done.stale(
+            t + READ_AHEAD_MAX_AGE + std::time::Duration::from_millis(1),
+            0
+        ));
     }
 
     #[test]
     fn a_result_read_ahead_goes_stale_after_10_000_entries_listed() {
         let t = Instant::now();
         let done = done_at(t, 500);
-        assert!(!done.stale(t, 500 + MAX_LISTED_BETWEEN));
-        assert!(done.stale(t, 501 + MAX_LISTED_BETWEEN));
+        assert!(!done.stale(t, 500 + READ_AHEAD_MAX_LISTED_BETWEEN));
+        assert!(done.stale(t, 501 + READ_AHEAD_MAX_LISTED_BETWEEN));
     }
 }

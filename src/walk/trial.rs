@@ -9,7 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::parallel::{self, READ_AHEAD_REST, READ_AHEAD_TRIAL};
+use crate::parallel;
+use crate::parallel::tuning::{READ_AHEAD_REST, READ_AHEAD_TRIAL};
 use crate::sys::limits::process_cpu_time;
 
 #[derive(Default)]

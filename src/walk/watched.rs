@@ -26,6 +26,7 @@ use super::watched_probes::Probes;
 use super::{Pending, Walker};
 use crate::config::Config;
 use crate::entry::Entry;
+use crate::parallel::tuning::WATCHED_WAKE_EVERY;
 use crate::parallel::{self, lock, Beat, Watched};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_batches, DirBuffer};
@@ -91,10 +92,6 @@ pub(super) struct DirJob {
     /// `None`: no thread could take it (given up at once).
     watched: Option<Watched>,
 }
-
-/// How often the walk waiting for a directory's reading makes entries of
-/// the names read so far.
-const MAKE_EVERY: Duration = Duration::from_millis(2);
 
 thread_local! {
     /// Each watched thread's getdents buffer, reused from job to job.
@@ -162,7 +159,7 @@ impl DirJob {
         // A large directory's entries are made while it is still read.
         let mut made = Vec::new();
         while let Some(watched) = &self.watched {
-            let until = Instant::now() + MAKE_EVERY;
+            let until = Instant::now() + WATCHED_WAKE_EVERY;
             if watched.wait_until(limit, Some(until)).is_some() {
                 break;
             }

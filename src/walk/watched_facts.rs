@@ -9,7 +9,6 @@
 use std::collections::BTreeMap;
 use std::ffi::CStr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use super::probe::{Facts, FactsList};
 use crate::entry::LinkTarget;
@@ -26,8 +25,9 @@ pub(super) fn stat_failed() -> Facts {
 
 /// Entries added at once (a directory's probes may start while it is
 /// still read): their names and the facts published, a run of entries at
-/// a time (by a worker, every [`PUBLISH`] entries; given up, by whoever
-/// waits).
+/// a time (by a worker, every
+/// [`WATCHED_PUBLISH`](crate::parallel::tuning::WATCHED_PUBLISH) entries;
+/// given up, by whoever waits).
 pub(super) struct Segment {
     /// The index of its first entry in the directory.
     pub(super) start: usize,
@@ -37,14 +37,6 @@ pub(super) struct Segment {
     types: Vec<FileType>,
     pub(super) results: Mutex<Vec<(usize, FactsList)>>,
 }
-
-/// Entries a worker probes before it publishes their facts: a worker
-/// given up loses those it probed since (they are probed again).
-pub(super) const PUBLISH: usize = 64;
-
-/// How often whoever waits records the facts published so far, while
-/// probes answer: recording overlaps probing, not follows it.
-pub(super) const RECORD_EVERY: Duration = Duration::from_millis(2);
 
 /// The facts published, handed over in entry order as soon as every
 /// entry before them was.

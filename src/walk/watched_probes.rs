@@ -21,8 +21,10 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::probe::{Facts, FactsList, Prober, Stage};
-use super::watched_facts::{stat_failed, InOrder, Known, Segment, PUBLISH, RECORD_EVERY};
-use crate::config::MAX_PROBE_THREADS;
+use super::watched_facts::{stat_failed, InOrder, Known, Segment};
+use crate::parallel::tuning::{
+    watched_grow_after, MAX_PROBE_THREADS, WATCHED_PUBLISH, WATCHED_WAKE_EVERY,
+};
 use crate::parallel::{self, lock, Lookup};
 use crate::plan::Plan;
 use crate::sys::xattr::{AclProbe, InDir};
@@ -138,12 +140,6 @@ pub(super) struct Probes {
     more: Condvar,
 }
 
-/// A probe in flight this long doubles the workers, if every probe in
-/// flight is that slow.
-fn grow_after(limit: Duration) -> Duration {
-    (limit / 8).min(Duration::from_millis(50))
-}
-
 impl Probes {
     /// The probes of a directory's entries, none added yet, in directory
     /// `dir` (`path`), as `parallel::watched_probe_shape` says: on how
@@ -254,7 +250,7 @@ impl Probes {
         if !facts.is_empty() {
             results.push((
                 start,
-                std::mem::replace(facts, FactsList::with_capacity(PUBLISH)),
+                std::mem::replace(facts, FactsList::with_capacity(WATCHED_PUBLISH)),
             ));
         }
         flight.published.store(start + n, Ordering::Release);
@@ -333,7 +329,7 @@ impl Probes {
             let first = flight.item.load(Ordering::Relaxed);
             let segment = &flight.segment;
             let mut answered = 0;
-            let mut facts = FactsList::with_capacity(PUBLISH.min(flight.end - first));
+            let mut facts = FactsList::with_capacity(WATCHED_PUBLISH.min(flight.end - first));
             for item in first..flight.end {
                 if item > first && !flight.advance(item, answered) {
                     break;
@@ -351,7 +347,7 @@ impl Probes {
                 facts.push(prober.probe_staged(name, file_type, &stage));
                 answered = self.since_start(Instant::now());
                 flight.answered.store(answered, Ordering::Release);
-                if facts.len() == PUBLISH && !Probes::publish(&flight, &mut facts) {
+                if facts.len() == WATCHED_PUBLISH && !Probes::publish(&flight, &mut facts) {
                     break;
                 }
             }
@@ -404,7 +400,7 @@ impl Probes {
     /// `record`, in entry order.
     pub(super) fn run(self: &Arc<Self>, limit: Duration, mut record: impl FnMut(Facts)) {
         let n = self.seal();
-        let grow = grow_after(limit);
+        let grow = watched_grow_after(limit);
         let mut state = lock(&self.state);
         // Sealed: no segment is added any more.
         let segments = state.segments.clone();
@@ -508,8 +504,8 @@ impl Probes {
                 .saturating_duration_since(now)
                 .max(Duration::from_millis(1));
             // Probes answering: what they published is recorded meanwhile.
-            if last_answer + 5 * RECORD_EVERY.as_nanos() as u64 >= now_ns {
-                wait = wait.min(RECORD_EVERY);
+            if last_answer + 5 * WATCHED_WAKE_EVERY.as_nanos() as u64 >= now_ns {
+                wait = wait.min(WATCHED_WAKE_EVERY);
             }
             state.waiting = true;
             state = (self.changed.wait_timeout(state, wait))

@@ -1,0 +1,162 @@
+//! Every tuning figure of the run's threads and of what they hold, in one
+//! block: each says what it trades and where it was measured (a bench/
+//! command, or the test that holds it). `parallel` decides with them; the
+//! walk reads the few it applies itself from here, never a copy of its
+//! own. Figures that describe GNU or the kernel, not a trade, live where
+//! they apply.
+#![forbid(unsafe_code)]
+
+use std::time::Duration;
+
+// ---- Probing one directory's entries ---------------------------------------
+
+/// The most probes in flight (and the cap on `STATLS_THREADS=N`): enough to
+/// hide a millisecond per request behind directory-sized batches, few enough
+/// that the `O_PATH` handle each holds stays far from common descriptor
+/// limits (bench/latency.sh: `-l` of 1 000 files at 1 ms, 16 vs 32 threads).
+pub const MAX_PROBE_THREADS: usize = 32;
+
+/// Entries before a local directory's probes are split over the CPUs: below,
+/// handing out work costs more than it saves (bench/table.py, `-l`).
+pub const LOCAL_SPLIT_MIN: usize = 2048;
+
+/// Entries a thread takes at a time from a split local directory.
+pub const LOCAL_CHUNK: usize = 64;
+
+/// Threads for one large local directory, at most: the kernel's dentry and
+/// inode caches stop scaling for one directory beyond four.
+pub const LOCAL_THREADS_MAX: usize = 4;
+
+/// Names the walk hands a helper at a time while it still reads a large
+/// directory: large enough that the lock is rare, small enough that facts
+/// come back (and are freed) as it reads.
+pub const READING_CHUNK: usize = 256;
+
+/// Such chunks that may wait for the helper before the walk probes the
+/// oldest itself.
+pub const READING_BACKLOG_MAX: usize = 4;
+
+/// A probe this slow waited on something other than the CPU and the
+/// kernel's caches (a cached stat takes a few µs even through FUSE; a
+/// round trip tens to thousands): bench/latfs at 0 and 1 ms.
+pub const SLOW_PROBE: Duration = Duration::from_micros(30);
+
+/// Slow probes in a row that make a device slow: one can be the scheduler
+/// or a page fault, three in a row are the device.
+pub const SLOW_RUN: u32 = 3;
+
+/// Fast probes in a row that make a slow device fast again (its cache
+/// warmed up): tests/network_pace.rs.
+pub const FAST_RUN: u32 = 64;
+
+// ---- Reading subdirectories ahead (`-R`) -----------------------------------
+
+/// Read-ahead workers where each directory read waits on a server.
+pub const REMOTE_WORKERS: usize = 8;
+
+/// Read-ahead workers on local disks, at most (a CPU's worth less the
+/// walk's own otherwise).
+pub const LOCAL_WORKERS_MAX: usize = 3;
+
+/// Entries a local directory must hold (mean of those listed lately) for
+/// reading it ahead to pay when nothing in it is stat'ed: `ls -R` of 2 000
+/// directories of 20 files took 20 ms on one thread, 31 with a worker.
+pub const READ_AHEAD_MEAN_MIN: usize = 100;
+
+/// The mean the walk starts from: high enough that the first
+/// subdirectories are read ahead, low enough that a tree of small ones
+/// stops it after about ten.
+pub const READ_AHEAD_MEAN_START: usize = 4 * READ_AHEAD_MEAN_MIN;
+
+/// The walk's mean of entries per directory moves `1 / READ_AHEAD_MEAN_WEIGHT`
+/// of the way to each directory's count (a moving mean over about the last
+/// eight directories).
+pub const READ_AHEAD_MEAN_WEIGHT: usize = 8;
+
+/// Directories taken back from the read-ahead in each stretch over which
+/// whether it runs beside the walk is judged (a few milliseconds).
+pub const READ_AHEAD_TRIAL: usize = 32;
+
+/// Directories the walk lists alone after a stretch in which the read-ahead
+/// did not run beside it (doubled per such stretch in a row, up to 64
+/// times): a stretch still on the walk's CPU costs about 15 % more than the
+/// walk alone (bench/table.py under `taskset -c 0`).
+pub const READ_AHEAD_REST: usize = 64;
+
+/// How long after its reading ended a directory read ahead may still be
+/// listed from what was read (else it is read again).
+pub const READ_AHEAD_MAX_AGE: Duration = Duration::from_millis(200);
+
+/// Entries the walk may list elsewhere between the end of a directory's
+/// reading ahead and its own listing (else it is read again).
+pub const READ_AHEAD_MAX_LISTED_BETWEEN: u64 = 10_000;
+
+/// Bytes that may wait in results read ahead before the workers pause: a
+/// thousand entries made, stat'ed and sorted take about 190 KB; `-lR` of
+/// 200 x 1 000 files was no faster with 448 KiB than with 256 or 320.
+pub const HELD_BYTES_MAX: usize = 320 * 1024;
+
+// ---- Descriptors and memory the threads may hold ---------------------------
+
+/// Descriptors kept free for what opens one for a moment (user and group
+/// lookups, a message catalog).
+pub const TRANSIENT_DESCRIPTORS: usize = 2;
+
+/// Directories held open along the `-R` path, at most (tests/recursion.rs).
+pub const CHAIN_MAX: usize = 16;
+
+/// Descriptors the read-ahead may use, at most: a window of 36 directories
+/// for 8 workers, and a probe handle for each worker.
+pub const READ_AHEAD_DESCRIPTORS_MAX: usize = 36 + 8;
+
+/// The address-space limit (`ulimit -v`) below which no helper thread
+/// starts: each costs a stack and would get a malloc arena of its own
+/// (up to 64 MiB reserved); above it their stacks, about 5 MiB at most, are
+/// 2 % of it (tests/limits.rs).
+pub const ADDRESS_SPACE_FOR_THREADS: u64 = 256 << 20;
+
+/// A probe thread's stack: probes use a few hundred bytes of buffers.
+pub const PROBE_STACK: usize = 128 * 1024;
+
+/// A read-ahead worker's stack.
+pub const READ_AHEAD_STACK: usize = 64 * 1024;
+
+/// The long format's helper's stack: lines are built in heap buffers, and
+/// the C library's time and name lookups need a few KiB (not the 2 MiB
+/// default, which counts against an address-space limit).
+pub const HELPER_STACK: usize = 256 * 1024;
+
+// ---- Formatting and sorting on two threads ---------------------------------
+
+/// Long listings from this many lines are formatted on two threads.
+pub const PARALLEL_LINES_MIN: usize = 8192;
+
+/// Lines per block handed between the two threads of a long listing.
+pub const PARALLEL_BLOCK: usize = 2048;
+
+/// Names from which keying and sorting two halves on two threads saves
+/// more than the thread (about 50 µs, up to a few ms before a second
+/// virtual CPU runs it) and the merge (about 12 ns a name) cost: a strxfrm
+/// costs about 0.4 µs a name; a byte-order key and its share of the radix
+/// sort about 60 ns, which pays only from a few hundred thousand names (at
+/// 100 000 one thread is 3 % faster).
+pub const SORT_SPLIT_COLLATED_MIN: usize = 4_000;
+pub const SORT_SPLIT_BYTES_MIN: usize = 250_000;
+
+// ---- `--timeout` ------------------------------------------------------------
+
+/// How often the walk waiting for a directory's reading makes entries of
+/// the names read so far, and records the facts published so far: making
+/// and recording overlap the requests, not follow them.
+pub const WATCHED_WAKE_EVERY: Duration = Duration::from_millis(2);
+
+/// Entries a watched probe worker probes before it publishes their facts: a
+/// worker given up loses those it probed since (they are probed again).
+pub const WATCHED_PUBLISH: usize = 64;
+
+/// A watched probe in flight this long (at most 50 ms) doubles the workers,
+/// if every probe in flight is that slow: the entries behind a hung one go
+/// on.
+pub fn watched_grow_after(limit: Duration) -> Duration {
+    (limit / 8).min(Duration::from_millis(50))
+}
