@@ -11,10 +11,11 @@
 #   nfs.sh server                 nfsd on 127.0.0.1 exporting a tmpfs,
 #                                 /srv/export (v4 root: fsid=0, so v4 sees
 #                                 it as /, v3 as /srv/export)
-#   nfs.sh mount VERS warm|cold MNT
+#   nfs.sh mount VERS warm|cold MNT [OPTIONS]
 #                                 mounts it at MNT; cold = actimeo=0 (every
 #                                 stat asks the server), warm = the
-#                                 client's default attribute cache
+#                                 client's default attribute cache; more
+#                                 mount options after MNT
 #   nfs.sh delay MS               netem on lo: MS ms each way (0: none), a
 #                                 server 2 x MS away
 #   nfs.sh stop-server            rpc.nfsd 0: a dead server, mounts stay
@@ -46,13 +47,14 @@ server() {
     rpc.nfsd -H 127.0.0.1 4
 }
 
-mount_() { # VERS warm|cold MNT
+mount_() { # VERS warm|cold MNT [MORE,OPTIONS]
     local vers=$1 cache=$2 mnt=$3 opts
     case $cache in
         warm) opts=hard ;;
         cold) opts=hard,actimeo=0 ;;
         *) say "mount: warm or cold, not $cache"; exit 2 ;;
     esac
+    opts+=${4:+,$4}
     mkdir -p "$mnt"
     case $vers in
         3) mount -t nfs -o "vers=3,nolock,$opts" "127.0.0.1:$EXPORT" "$mnt" ;;
