@@ -56,8 +56,13 @@ def main(out):
         writer(f"{out}/writer.tsv", ["GETATTR", "COMMIT"])
     if os.path.exists(f"{out}/ceph-writer.tsv"):
         writer(f"{out}/ceph-writer.tsv", ["revokes", "requests"])
-    if not os.path.exists(f"{out}/ops.tsv"):
-        return
+    if os.path.exists(f"{out}/ops.tsv"):
+        ops(out)
+    if os.path.exists(f"{out}/times.tsv"):
+        times(out)
+
+
+def ops(out):
     rows = [l.rstrip("\n").split("\t") for l in open(f"{out}/ops.tsv")][1:]
     cells = collections.OrderedDict()
     for mount, cache, cmd, who, ops in rows:
@@ -69,8 +74,9 @@ def main(out):
         o = who.get("ours", ("–", ""))
         print(f"| `{cmd}` | {mount} | {cache} | {g[0]} | {o[0]} | {g[1]} | {o[1]} |")
     print()
-    if not os.path.exists(f"{out}/times.tsv"):
-        return
+
+
+def times(out):
     times = collections.OrderedDict()
     for l in list(open(f"{out}/times.tsv"))[1:]:
         mount, cmd, who, _round, ms = l.rstrip("\n").split("\t")

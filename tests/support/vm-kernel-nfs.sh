@@ -37,6 +37,7 @@ if want corpus; then
 t0=$(ms)
 mkdir -p /mnt/nfs/public
 bash "$COMPAT/mkfixtures.sh" /mnt/nfs/public/fx >"$OUT/mkfixtures.log" 2>&1
+echo "fixture $(($(ms) - t0)) ms" >>"$OUT/times.txt"
 # -t 60: a run limit for an emulated CPU on a shared machine (lsdiff's
 # default 10 s is for a real one; a case takes well under 1 s here).
 bash "$COMPAT/lsdiff.sh" -v -t 60 "$COMPAT/cases-public.txt" /bin/ls "$OURS" /mnt/nfs/public/fx \
