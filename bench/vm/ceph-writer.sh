@@ -82,11 +82,13 @@ lister() {
 printf 'lister\tround\tMiBps\tlistings\trevokes\trequests\n' >"$OUT/ceph-writer.tsv"
 LISTERS=${LISTERS:-}
 LISTERS=${LISTERS:-none gnu-color ours-color ours-color-cached gnu-l ours-l ours-l-cached stat-color stat-l}
+# One file of 64 MiB, written over and over (never removed between runs):
+# the memstore OSD (1 GiB here) does not free a removed file's objects at
+# once, and a full OSD stops the writer.
 for r in $(seq "$ROUNDS"); do
     for name in $LISTERS; do
-        rm -f "$A/big"
         v0=$(counter ceph_cap_op_revoke) q0=$(counter request)
-        fio --name=w --filename="$A/big" --rw=write --bs=1M --size=256M --time_based \
+        fio --name=w --filename="$A/big" --rw=write --bs=1M --size=64M --time_based \
             --runtime="$RUNTIME" --output-format=terse --terse-version=3 >/tmp/fio.out 2>/tmp/fio.err &
         fio=$!
         n=0
