@@ -38,8 +38,7 @@ apt_install() { # apt_install TEST-COMMAND PACKAGE: install PACKAGE unless TEST-
     eval "$1" >/dev/null 2>&1 && return 0
     if is_root && command -v apt-get >/dev/null 2>&1; then
         say "installing $2"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y "$2" >/dev/null ||
-            { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y "$2" >/dev/null; }
+        "$here/apt-install.sh" "$2" || true
     fi
     eval "$1" >/dev/null 2>&1 || {
         echo "error: '$1' failed; install $2 (e.g. 'sudo apt-get install $2')" >&2

@@ -5,7 +5,7 @@
 # usage: bench/cephfs/cluster.sh up|down|status DIR
 #
 #   up      installs what is missing (ceph-mon ceph-osd ceph-mds ceph-fuse
-#           ceph-common fio; as root, apt-get, noninteractive), then starts
+#           ceph-common fio; as root, bench/apt-install.sh), then starts
 #           one mon, one OSD (memstore: the objects live in memory), one MDS,
 #           makes the file system `cephfs` (pools of size 1) and mounts it
 #           twice: DIR/a (client.a) and DIR/b (client.b). What already runs
@@ -31,6 +31,7 @@
 # The admin socket of a daemon: ceph --admin-daemon DIR/run/mds.a.asok perf dump
 # The CLI:                      ceph -c DIR/ceph.conf -s
 set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 usage() { echo "usage: $0 up|down|status DIR" >&2; exit 2; }
 [[ $# -eq 2 ]] || usage
@@ -68,12 +69,10 @@ install_packages() {
     [[ ${#need[@]} -eq 0 ]] && return 0
     [[ ${CEPH_NO_INSTALL:-0} == 1 ]] && cannot "missing packages: ${need[*]} (CEPH_NO_INSTALL=1)"
     say "installing ${need[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y -q --no-install-recommends "${need[@]}" >"$DIR/log/apt.log" 2>&1; then
-        apt-get update -q >>"$DIR/log/apt.log" 2>&1 || true
-        apt-get install -y -q --no-install-recommends "${need[@]}" >>"$DIR/log/apt.log" 2>&1 ||
-            cannot "apt-get install ${need[*]} failed (see $DIR/log/apt.log)"
-    fi
+    # Never a question (conffiles included); on failure the log's last
+    # lines go to stderr, which the SKIPPED line of tests/cephfs.rs shows.
+    "$here/../apt-install.sh" --no-recommends "${need[@]}" ||
+        cannot "apt-get install ${need[*]} failed"
 }
 
 free_port() {
@@ -229,7 +228,7 @@ up() {
     mkdir -p "$DIR/state" "$RUN" "$DIR/log"
     install_packages
     command -v fusermount3 >/dev/null || command -v fusermount >/dev/null ||
-        [[ ${CEPH_NO_INSTALL:-0} == 1 ]] || apt-get install -y -q fuse3 >>"$DIR/log/apt.log" 2>&1 || true
+        [[ ${CEPH_NO_INSTALL:-0} == 1 ]] || "$here/../apt-install.sh" fuse3 || true
     if ! alive osd.0 >/dev/null; then
         # a new cluster: what ran of the old one goes, its state with it
         down 2>/dev/null

@@ -130,22 +130,10 @@ install_missing() {
     [[ ${#need[@]} -eq 0 ]] && return 0
     if [[ ${SSHFS_NO_INSTALL:-0} != 1 && $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
         say "installing ${need[*]}"
-        # The package's own sshd (all interfaces, port 22) must not start:
-        # only the private one below listens. policy-rc.d (101: action not
-        # allowed) stops invoke-rc.d and deb-systemd-invoke, if no policy is
-        # in place already; it goes again after the install.
-        local policy=/usr/sbin/policy-rc.d ours=0 ok=1
-        if [[ ! -e $policy ]]; then
-            printf '#!/bin/sh\n# bench/sshfs/sshfs.sh, during apt-get install\nexit 101\n' >"$policy"
-            chmod 755 "$policy"
-            ours=1
-        fi
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 ||
-            { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq "${need[@]}" >/dev/null; } ||
-            ok=0
-        [[ $ours == 0 ]] || rm -f "$policy"
-        [[ $ok == 1 ]] || unavailable "apt-get could not install ${need[*]}"
+        # bench/apt-install.sh: no question, conffiles included, and no
+        # package daemon started (the package's own sshd, on all
+        # interfaces, must not run: only the private one below listens).
+        "$here/../apt-install.sh" "${need[@]}" || unavailable "apt-get could not install ${need[*]}"
     else
         unavailable "missing ${need[*]} (apt-get install ${need[*]})"
     fi
