@@ -163,6 +163,7 @@ impl<'a> Walker<'a> {
             let quoted = self.any_quoted(operands);
             self.printer
                 .print_measuring(&mut self.out, &files, &dirs, quoted);
+            self.report_given_up_names();
             // GNU ends the files with a blank line as soon as directories
             // follow, before it tries to open the first one.
             if !dirs.is_empty() && !self.config.json {
@@ -397,6 +398,7 @@ impl<'a> Walker<'a> {
             },
         );
         self.dir_buffer = buffer;
+        self.report_given_up_names();
         self.report_read_error(pending, read_error);
     }
 
@@ -495,6 +497,7 @@ impl<'a> Walker<'a> {
         }
         self.printer.names.dir.clone_from(&pending.path);
         self.printer.print(&mut self.out, entries);
+        self.report_given_up_names();
     }
 
     /// With `-R`: the directory joins the path, and its subdirectories go

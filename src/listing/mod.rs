@@ -129,6 +129,16 @@ impl<'a> Printer<'a> {
         out.write(&line);
     }
 
+    /// Owner and group lookups given up (`--timeout`) since the last call:
+    /// their ids were printed as numbers.
+    pub fn take_given_up(&mut self) -> Vec<crate::format::owner::GivenUp> {
+        match &mut self.layout {
+            Layout::Long(long) => long.take_given_up(),
+            Layout::Json(json) => json.take_given_up(),
+            _ => Vec::new(),
+        }
+    }
+
     /// Prints a batch of entries in the configured format.
     pub fn print(&mut self, out: &mut Output, entries: &[Entry]) {
         self.print_measuring(out, entries, &[], false);

@@ -2,7 +2,8 @@
 //! order and in GNU's words: `cannot access` (the stat failed), `NAME:
 //! error` (an ACL or context probe failed; status unchanged), `cannot read
 //! symbolic link` (the link's contents could not be read); and a
-//! directory whose reading stopped (`reading directory`).
+//! directory whose reading stopped (`reading directory`); an owner or
+//! group whose name lookup was given up (`cannot find name for user ID`).
 #![forbid(unsafe_code)]
 
 use super::probe::Problems;
@@ -11,6 +12,15 @@ use crate::entry::Entry;
 use crate::sys::path::entry_path;
 
 impl Walker<'_> {
+    /// Owners and groups printed as numbers because their lookups were
+    /// given up (`--timeout`), each id once, after the lines that printed
+    /// them.
+    pub(super) fn report_given_up_names(&mut self) {
+        for given_up in self.printer.take_given_up() {
+            self.status.lookup_given_up(&mut self.out, given_up);
+        }
+    }
+
     /// GNU lists what it could read of a directory, then reports the error.
     pub(super) fn report_read_error(&mut self, pending: &Pending, error: Option<std::io::Error>) {
         if let Some(err) = error {
