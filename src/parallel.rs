@@ -30,7 +30,7 @@ mod watch;
 pub use pace::{pace_of, Pace};
 pub use pool::Task;
 pub use watch::{
-    left_stuck, spawn_watched, timed, timed_all, timed_out, watch_later, Beat, Watched,
+    left_stuck, spawn_watched, timed, timed_all, timed_each, timed_out, watch_later, Beat, Watched,
 };
 
 /// Takes `m`'s lock, also when a thread panicked holding it: what the

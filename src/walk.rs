@@ -161,6 +161,7 @@ impl<'a> Walker<'a> {
         if !files.is_empty() {
             self.printer.names.dir.clear();
             let quoted = self.any_quoted(operands);
+            self.resolve_links_ahead(b"", &files, true);
             self.printer
                 .print_measuring(&mut self.out, &files, &dirs, quoted);
             self.report_given_up_names();
@@ -370,6 +371,7 @@ impl<'a> Walker<'a> {
             if !self.first_listing && !self.config.json {
                 self.out.put_byte(b'\n');
             }
+            self.resolve_paths_ahead(vec![pending.path.clone()], pending.operand);
             self.printer.print_heading(&mut self.out, &pending.path);
         }
         self.first_listing = false;
@@ -398,7 +400,6 @@ impl<'a> Walker<'a> {
             },
         );
         self.dir_buffer = buffer;
-        self.report_given_up_names();
         self.report_read_error(pending, read_error);
     }
 
@@ -481,6 +482,8 @@ impl<'a> Walker<'a> {
     fn print_entries(&mut self, pending: &Pending, entries: &mut [Entry], sorted: bool) {
         // Bare names, one per line, and nothing walked after them: printed
         // in sorted order where they are, without moving the entries.
+        // GNU makes each name absolute for its link as it reads it.
+        self.resolve_links_ahead(&pending.path, entries, false);
         let bare = self.printer.prints_bare_lines() && !self.config.recursive;
         if !sorted && bare && !self.plan.print_total {
             let order = self.sorted_order(entries);

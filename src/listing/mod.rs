@@ -7,6 +7,7 @@ pub mod columns;
 pub mod dired;
 mod fields;
 pub mod json;
+mod links;
 pub mod long;
 pub mod name;
 
@@ -386,13 +387,15 @@ impl Printer<'_> {
         if dired {
             buf.extend_from_slice(b"  ");
         }
-        if let Some(h) = &self.names.hyperlink {
-            h.open(buf, path);
+        let link = self.names.hyperlink.as_ref();
+        let link = link.and_then(|h| Some(h).zip(h.target(path)));
+        if let Some((h, abs)) = &link {
+            h.open(buf, abs);
         }
         let start = buf.len();
         self.names.quoter.for_heading().quote(path, buf);
         let end = buf.len();
-        if let Some(h) = &self.names.hyperlink {
+        if let Some((h, _)) = &link {
             h.close(buf);
         }
         if let (true, Layout::Long(long)) = (dired, &mut self.layout) {

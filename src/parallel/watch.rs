@@ -268,6 +268,70 @@ pub fn timed_all<T: Send + 'static>(
         .collect()
 }
 
+/// How far a [`timed_each`] job got.
+struct Progress<T> {
+    answers: Vec<T>,
+    /// The item whose request is in flight.
+    in_flight: usize,
+    /// Given up: the job stops at its next answer.
+    abandoned: bool,
+}
+
+/// Makes `request` of each item in order on one watched thread, each given
+/// the whole limit, and returns the answers in order: an item not answered
+/// `limit` after its request started is ETIMEDOUT, and the items after it
+/// go on from a fresh thread (one stuck item costs one limit).
+pub fn timed_each<I, T>(
+    limit: Duration,
+    items: Vec<I>,
+    request: impl Fn(&I) -> T + Send + Sync + 'static,
+) -> Vec<std::io::Result<T>>
+where
+    I: Send + Sync + 'static,
+    T: Send + 'static,
+{
+    let (items, request) = (Arc::new(items), Arc::new(request));
+    let mut results = Vec::with_capacity(items.len());
+    while results.len() < items.len() {
+        let start = results.len();
+        let progress = Arc::new(Mutex::new(Progress {
+            answers: Vec::new(),
+            in_flight: start,
+            abandoned: false,
+        }));
+        let (beat, watched) = watch_later();
+        let job = {
+            let (items, request, progress) = (items.clone(), request.clone(), progress.clone());
+            move || {
+                for (i, item) in items.iter().enumerate().skip(start) {
+                    beat.request();
+                    super::lock(&progress).in_flight = i;
+                    let answer = request(item);
+                    let mut progress = super::lock(&progress);
+                    if progress.abandoned {
+                        return;
+                    }
+                    progress.answers.push(answer);
+                }
+                drop(beat);
+            }
+        };
+        if !spawn_watched(job) {
+            results.extend((start..items.len()).map(|_| Err(timed_out())));
+            break;
+        }
+        let ended = watched.wait(limit);
+        let mut progress = super::lock(&progress);
+        progress.abandoned = !ended;
+        results.extend(progress.answers.drain(..).map(Ok));
+        // Given up: the item in flight, unless it answered meanwhile.
+        if !ended && results.len() == progress.in_flight {
+            results.push(Err(timed_out()));
+        }
+    }
+    results
+}
+
 /// The error of a request given up: ETIMEDOUT.
 pub fn timed_out() -> std::io::Error {
     std::io::Error::from_raw_os_error(rustix::io::Errno::TIMEDOUT.raw_os_error())
@@ -315,6 +379,27 @@ mod tests {
         // (3 s of slack for a loaded machine, still short of 4 s).
         assert!(
             started.elapsed() < Duration::from_millis(3500),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn items_after_a_stuck_one_go_on_and_answer() {
+        let started = Instant::now();
+        let results = timed_each(
+            Duration::from_millis(300),
+            vec![1u64, 2, 30_000, 4],
+            |&ms| {
+                std::thread::sleep(Duration::from_millis(ms));
+                ms
+            },
+        );
+        let answers: Vec<_> = results.iter().map(|r| r.as_ref().ok().copied()).collect();
+        assert_eq!(answers, [Some(1), Some(2), None, Some(4)]);
+        // One limit for the stuck item (3 s of slack; it sleeps 30 s).
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
             "{:?}",
             started.elapsed()
         );
