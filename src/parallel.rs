@@ -60,6 +60,13 @@ const LOCAL_SPLIT_MIN: usize = 2048;
 /// Entries a thread takes at a time on a local disk.
 const LOCAL_CHUNK: usize = 64;
 
+/// `--timeout` requests waited for together (`watch::timed_all`: a batch's
+/// owner and group lookups): a thread each, so this many threads at most
+/// per window; a window in which none answered gives up the rest at once.
+/// Ten ids' lookups on a dead name service cost one limit
+/// (tests/timeout_servers.rs).
+const WATCHED_AT_ONCE: usize = 64;
+
 /// Threads for a large local directory: the CPUs, up to four (the kernel's
 /// dentry and inode caches stop scaling for one directory beyond that).
 fn local_threads() -> usize {

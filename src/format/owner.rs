@@ -95,8 +95,9 @@ impl Names {
             return;
         };
         let mut todo: Vec<(Kind, u32)> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for (kind, id) in ids {
-            if !self.cache(kind).contains_key(&id) && !todo.contains(&(kind, id)) {
+            if !self.cache(kind).contains_key(&id) && seen.insert((kind, id)) {
                 todo.push((kind, id));
             }
         }

@@ -241,31 +241,42 @@ pub type Request<T> = Box<dyn FnOnce() -> std::io::Result<T> + Send>;
 /// Runs the requests at once, each on a watched thread, and returns their
 /// results in order: a request not answered `limit` after it started is
 /// ETIMEDOUT. They are waited for together, so that requests to one dead
-/// server cost one limit, not one each.
+/// server cost one limit, not one each; [`super::WATCHED_AT_ONCE`] at a
+/// time, and once none of those answered, the rest are given up unsent.
 pub fn timed_all<T: Send + 'static>(
     limit: Duration,
     requests: Vec<Request<T>>,
 ) -> Vec<std::io::Result<T>> {
-    let started: Vec<_> = requests
-        .into_iter()
-        .map(|request| {
-            let slot = Arc::new(Mutex::new(None));
-            let theirs = Arc::clone(&slot);
-            let watched = watch(move |_| {
-                let result = request();
-                *super::lock(&theirs) = Some(result);
-            });
-            (slot, watched)
-        })
-        .collect();
-    started
-        .into_iter()
-        .map(|(slot, watched)| {
+    let mut results = Vec::with_capacity(requests.len());
+    let mut requests = requests.into_iter();
+    let mut dead = false;
+    while results.len() < results.capacity() {
+        let window: Vec<_> = requests.by_ref().take(super::WATCHED_AT_ONCE).collect();
+        if dead {
+            results.extend(window.iter().map(|_| Err(timed_out())));
+            continue;
+        }
+        let started: Vec<_> = window
+            .into_iter()
+            .map(|request| {
+                let slot = Arc::new(Mutex::new(None));
+                let theirs = Arc::clone(&slot);
+                let watched = watch(move |_| {
+                    let result = request();
+                    *super::lock(&theirs) = Some(result);
+                });
+                (slot, watched)
+            })
+            .collect();
+        let before = results.len();
+        for (slot, watched) in started {
             let answered = watched.is_some_and(|w| w.wait(limit));
             let result = answered.then(|| super::lock(&slot).take()).flatten();
-            result.unwrap_or_else(|| Err(timed_out()))
-        })
-        .collect()
+            results.push(result.unwrap_or_else(|| Err(timed_out())));
+        }
+        dead = results[before..].iter().all(|r| r.is_err());
+    }
+    results
 }
 
 /// How far a [`timed_each`] job got.
@@ -379,6 +390,31 @@ mod tests {
         // (3 s of slack for a loaded machine, still short of 4 s).
         assert!(
             started.elapsed() < Duration::from_millis(3500),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn once_a_whole_window_is_given_up_the_rest_are_not_sent() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static SENT: AtomicUsize = AtomicUsize::new(0);
+        let started = Instant::now();
+        let hung: Vec<Request<()>> = (0..3 * super::super::WATCHED_AT_ONCE)
+            .map(|_| {
+                Box::new(|| {
+                    SENT.fetch_add(1, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_secs(10));
+                    Ok(())
+                }) as Request<()>
+            })
+            .collect();
+        let results = timed_all(Duration::from_millis(300), hung);
+        assert!(results.iter().all(|r| r.is_err()));
+        assert!(SENT.load(Ordering::SeqCst) <= super::super::WATCHED_AT_ONCE);
+        // One limit, not three (3 s of slack for a loaded machine).
+        assert!(
+            started.elapsed() < Duration::from_millis(3300),
             "{:?}",
             started.elapsed()
         );
