@@ -29,7 +29,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use util::latfs::Latfs;
-use util::{gnu, ours, run, skipped, Run, TempDir};
+use util::{gnu, ours, private_mounts, run, skipped, Run, TempDir};
 
 /// Wall time allowed for a run with `--timeout=1` (see the module doc).
 const BOUND: Duration = Duration::from_secs(3);
@@ -42,15 +42,6 @@ const IDS: std::ops::Range<u32> = 4_243_000..4_243_010;
 
 /// The default, one request at a time, and many at once.
 const MODES: &[&[(&str, &str)]] = &[&[], &[("STATLS_THREADS", "1")], &[("STATLS_THREADS", "8")]];
-
-/// Whether this process may make a private mount namespace (root).
-fn private_mounts() -> bool {
-    Command::new("unshare")
-        .args(["-m", "true"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
 
 /// The name databases: a user and a group for each of [`IDS`], and an
 /// nsswitch.conf that asks the files alone.
