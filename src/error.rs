@@ -7,6 +7,7 @@
 
 use std::io::Write;
 
+use crate::format::owner::{GivenUp, Kind};
 use crate::format::quote::{quote_diagnostic, quote_when_needed};
 use crate::output::Output;
 use crate::sys::charset::Charset;
@@ -79,6 +80,22 @@ impl Status {
         msg.extend_from_slice(b": ");
         msg.extend_from_slice(&strerror(err));
         print_diagnostic(out, &msg);
+    }
+
+    /// Reports an owner or group whose name lookup was given up
+    /// (`--timeout`; its number was printed) in coreutils' words for an id
+    /// without a name (`cannot find name for user ID %lu`, as `id` says
+    /// it, translated), then `: ERRNO-TEXT`; minor trouble.
+    pub fn lookup_given_up(&mut self, out: &mut Output, given_up: GivenUp) {
+        let key = match given_up.kind {
+            Kind::User => "cannot find name for user ID %lu",
+            Kind::Group => "cannot find name for group ID %lu",
+        };
+        let mut msg = intl::msg(key, &[given_up.id.to_string().as_bytes()]);
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(&intl::strerror(given_up.errno));
+        print_diagnostic(out, &msg);
+        self.raise(EXIT_MINOR);
     }
 
     /// Reports GNU's message `key` (e.g. `cannot access %s`, translated)

@@ -32,7 +32,9 @@ pub use budget::{spare_descriptors, DescriptorBudget};
 pub use pace::{pace_of, Pace};
 pub use pool::Task;
 use tuning::*;
-pub use watch::{left_stuck, spawn_watched, timed, timed_out, watch_later, Beat, Watched};
+pub use watch::{
+    left_stuck, spawn_watched, timed, timed_all, timed_each, timed_out, watch_later, Beat, Watched,
+};
 
 /// Takes `m`'s lock, also when a thread panicked holding it: what the
 /// threads share is left whole between statements, and one panic must not

@@ -160,8 +160,10 @@ impl<'a> Walker<'a> {
         if !files.is_empty() {
             self.printer.names.dir.clear();
             let quoted = self.any_quoted(operands);
+            self.resolve_links_ahead(b"", &files, true);
             self.printer
                 .print_measuring(&mut self.out, &files, &dirs, quoted);
+            self.report_given_up_names();
             // GNU ends the files with a blank line as soon as directories
             // follow, before it tries to open the first one.
             if !dirs.is_empty() && !self.config.json {
@@ -369,6 +371,7 @@ impl<'a> Walker<'a> {
             if !self.first_listing && !self.config.json {
                 self.out.put_byte(b'\n');
             }
+            self.resolve_paths_ahead(vec![pending.path.clone()], pending.operand);
             self.printer.print_heading(&mut self.out, &pending.path);
         }
         self.first_listing = false;
@@ -479,6 +482,8 @@ impl<'a> Walker<'a> {
     fn print_entries(&mut self, pending: &Pending, entries: &mut [Entry], sorted: bool) {
         // Bare names, one per line, and nothing walked after them: printed
         // in sorted order where they are, without moving the entries.
+        // GNU makes each name absolute for its link as it reads it.
+        self.resolve_links_ahead(&pending.path, entries, false);
         let bare = self.printer.prints_bare_lines() && !self.config.recursive;
         if !sorted && bare && !self.plan.print_total {
             let order = self.sorted_order(entries);
@@ -495,6 +500,7 @@ impl<'a> Walker<'a> {
         }
         self.printer.names.dir.clone_from(&pending.path);
         self.printer.print(&mut self.out, entries);
+        self.report_given_up_names();
     }
 
     /// With `-R`: the directory joins the path, and its subdirectories go

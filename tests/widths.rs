@@ -24,7 +24,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use util::{gnu, ours, skipped, Run, TempDir};
+use util::{gnu, ours, private_mounts, skipped, Run, TempDir};
 
 const LOCALES: [&str; 4] = ["C", "C.UTF-8", "de_DE.ISO-8859-1", "ja_JP.UTF-8"];
 
@@ -34,15 +34,6 @@ const NAMES: [(u32, &[u8], &[u8]); 2] = [
     (4_242_001, b"jos\xc3\xa9", b"\xe2\x98\xb0\xe2\x98\xb0"),
     (4_242_002, b"a\xc2\xadb", b"\x85lat\xe9"),
 ];
-
-/// Whether this process may make a private mount namespace (root).
-fn private_mounts() -> bool {
-    Command::new("unshare")
-        .args(["-m", "true"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
 
 /// `ls ARGS` in `cwd` under `LC_ALL=locale`, seeing `files/passwd` and
 /// `files/group` as /etc/passwd and /etc/group.

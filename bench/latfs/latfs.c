@@ -20,7 +20,7 @@
  *   plus the usual libfuse options (-d, -s, -o fsname=..., ...)
  *
  * Fault and hang injection (for tests; OP is one of lookup, getattr,
- * readlink, getxattr, opendir, readdir; a request "matches" when the name
+ * readlink, getxattr, opendir, readdir, read; a request "matches" when the name
  * of the file it is about, as last looked up, matches the fnmatch(3)
  * pattern NAME_GLOB, or always when no pattern is given):
  *   -o fail_op=OP          fail matching OP requests ...
@@ -30,6 +30,9 @@
  *   -o hang_op=OP          delay matching OP requests ...
  *   -o hang_name=GLOB      ... for names matching GLOB ...
  *   -o hang_ms=N           ... by N ms (default 10000) before answering ...
+ *   -o hang_flag=PATH      ... only while PATH (outside the mount) exists,
+ *                          so that a test can set up (e.g. chdir into the
+ *                          mount) before the hang begins ...
  *   -o hang_intr           ... but answer EINTR at once when the kernel
  *                          sends a FUSE INTERRUPT for the request (a
  *                          signal reached the caller); without it the
@@ -37,7 +40,7 @@
  *                          that ignores interrupts
  * The same settings may come from the environment: LATFS_FAIL_OP,
  * LATFS_FAIL_ERRNO, LATFS_FAIL_NAME, LATFS_FAIL_EVERY, LATFS_HANG_OP,
- * LATFS_HANG_NAME, LATFS_HANG_MS, LATFS_HANG_INTR=1 (options win).
+ * LATFS_HANG_NAME, LATFS_HANG_MS, LATFS_HANG_FLAG, LATFS_HANG_INTR=1 (options win).
  *
  * Counters file: one "TYPE count" line per request type, then
  * "total N" (all requests the kernel waits for, i.e. all but FORGET and
@@ -86,6 +89,7 @@ struct options {
 	/* hang injection */
 	char *hang_op;
 	char *hang_name;
+	char *hang_flag;
 	unsigned long hang_ms;
 	int hang_intr;
 };
@@ -157,6 +161,7 @@ static const struct {
 	{ "lookup", OP_LOOKUP }, { "getattr", OP_GETATTR },
 	{ "readlink", OP_READLINK }, { "getxattr", OP_GETXATTR },
 	{ "opendir", OP_OPENDIR }, { "readdir", OP_READDIR },
+	{ "read", OP_READ },
 };
 
 static int op_is(const char *name, enum op op)
@@ -185,7 +190,8 @@ static atomic_ulong fail_seen;
  */
 static int inject(fuse_req_t req, enum op op, const char *name)
 {
-	if (op_is(opt.hang_op, op) && name_matches(opt.hang_name, name)) {
+	if (op_is(opt.hang_op, op) && name_matches(opt.hang_name, name) &&
+	    (!opt.hang_flag || access(opt.hang_flag, F_OK) == 0)) {
 		struct timespec start, now, tick = { 0, 1000000 };
 
 		clock_gettime(CLOCK_MONOTONIC, &start);
@@ -657,6 +663,10 @@ static void lat_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	begin(OP_READ);
 	if (!buf)
 		return reply_err(req, ENOMEM);
+	if ((n = inject(req, OP_READ, inode_of(ino)->name))) {
+		free(buf);
+		return reply_err(req, (int)n);
+	}
 	n = pread(fi->fh, buf, size, off);
 	if (n == -1) {
 		free(buf);
@@ -790,6 +800,7 @@ static const struct fuse_opt lat_opts[] = {
 	OPT("hang_op=%s", hang_op, 0),
 	OPT("hang_name=%s", hang_name, 0),
 	OPT("hang_ms=%lu", hang_ms, 0),
+	OPT("hang_flag=%s", hang_flag, 0),
 	OPT("hang_intr", hang_intr, 1),
 	FUSE_OPT_END
 };
@@ -820,8 +831,9 @@ static void usage(const char *prog)
 	       "    -o stats=PATH   SIGUSR1 writes counters there, SIGUSR2 resets\n"
 	       "    -o fail_op=OP,fail_errno=N,fail_name=GLOB,fail_every=N\n"
 	       "                    fail OP (lookup getattr readlink getxattr\n"
-	       "                    opendir readdir) requests for matching names\n"
+	       "                    opendir readdir read) requests for matching names\n"
 	       "    -o hang_op=OP,hang_name=GLOB,hang_ms=N[,hang_intr]\n"
+	       "       [,hang_flag=PATH]  (hang only while PATH exists)\n"
 	       "                    delay them (hang_intr: EINTR on INTERRUPT)\n",
 	       prog);
 	fuse_cmdline_help();
@@ -841,6 +853,7 @@ static void options_from_env(void)
 		opt.fail_every = strtoul(v, NULL, 10);
 	opt.hang_op = getenv("LATFS_HANG_OP");
 	opt.hang_name = getenv("LATFS_HANG_NAME");
+	opt.hang_flag = getenv("LATFS_HANG_FLAG");
 	if ((v = getenv("LATFS_HANG_MS")))
 		opt.hang_ms = strtoul(v, NULL, 10);
 	if ((v = getenv("LATFS_HANG_INTR")))

@@ -3,8 +3,11 @@
 //! the short, long and JSON layouts never take them from each other.
 #![forbid(unsafe_code)]
 
+use std::sync::Arc;
+
 use crate::config::Config;
 use crate::entry::Entry;
+use crate::format::owner::{Kind, Names};
 use crate::gnu::Behaviour;
 use crate::options::Format;
 use crate::sys::cache::prefetch;
@@ -139,3 +142,40 @@ pub fn fetching_ahead(entries: &[Entry]) -> impl Iterator<Item = &Entry> {
 /// Entries ahead whose name and stat are fetched while printing in order
 /// (their entries, where printed through an order, twice as far ahead).
 pub const FETCH_AHEAD: usize = 8;
+
+/// The owner and group name cache of a layout: with `--timeout`, lookups
+/// run on watched threads, a batch's at once, each given up after the
+/// limit (`parallel::timed_all`).
+pub fn owner_names(config: &Config) -> Names {
+    match config.timeout {
+        Some(limit) => Names::with_deadline(Arc::new(move |lookups| {
+            crate::parallel::timed_all(limit, lookups)
+        })),
+        None => Names::default(),
+    }
+}
+
+/// The ids whose names `entries` print (`-l` owner or author, group),
+/// none with `-n`: what [`Names::prefetch`] looks up before a batch.
+pub fn printed_ids<'e>(
+    config: &Config,
+    entries: impl Iterator<Item = &'e Entry>,
+) -> Vec<(Kind, u32)> {
+    let long = &config.long;
+    if long.numeric_ids || config.timeout.is_none() || config.format != Format::Long {
+        return Vec::new();
+    }
+    let mut ids = Vec::new();
+    for m in entries
+        .filter(|e| !e.stat_failed)
+        .filter_map(|e| e.meta.as_ref())
+    {
+        if let (true, Some(uid)) = (long.owner || long.author, m.uid()) {
+            ids.push((Kind::User, uid));
+        }
+        if let (true, Some(gid)) = (long.group, m.gid()) {
+            ids.push((Kind::Group, gid));
+        }
+    }
+    ids
+}

@@ -10,8 +10,8 @@
 
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
-use crate::format::owner::Names;
-use crate::listing::fields::mode_string;
+use crate::format::owner::{GivenUp, Names};
+use crate::listing::fields::{mode_string, owner_names, printed_ids};
 use crate::options::{Format, TimeField};
 use crate::output::Output;
 use crate::sys::xattr::AccessMarker;
@@ -55,9 +55,14 @@ impl<'a> JsonWriter<'a> {
     pub fn new(config: &'a Config) -> JsonWriter<'a> {
         JsonWriter {
             config,
-            names: Names::default(),
+            names: owner_names(config),
             dir: None,
         }
+    }
+
+    /// Owner and group lookups given up since the last call.
+    pub fn take_given_up(&mut self) -> Vec<GivenUp> {
+        self.names.take_given_up()
     }
 
     /// Where the text output prints `DIR:`: the records that follow carry
@@ -70,6 +75,9 @@ impl<'a> JsonWriter<'a> {
 
     /// One line per entry, written as it is built.
     pub fn print(&mut self, out: &mut Output, entries: &[Entry]) {
+        // With `--timeout`, the batch's names are looked up together first.
+        self.names
+            .prefetch(printed_ids(self.config, entries.iter()));
         for e in entries {
             let buf = out.buffer();
             self.record(e, buf);

@@ -7,12 +7,12 @@ use std::fmt::Write as _;
 
 use crate::config::Config;
 use crate::entry::{time_of, Entry};
-use crate::format::owner::Names;
+use crate::format::owner::{GivenUp, Names};
 use crate::format::time::TimeFormatter;
 use crate::listing::dired::Dired;
 use crate::listing::fields::{
-    block_text, context_text, fetching_ahead, inode_text, mode_string, number_columns, pad_left,
-    pad_left_columns,
+    block_text, context_text, fetching_ahead, inode_text, mode_string, number_columns, owner_names,
+    pad_left, pad_left_columns, printed_ids,
 };
 use crate::listing::name::NameRenderer;
 use crate::output::Output;
@@ -79,11 +79,16 @@ impl<'a> LongPrinter<'a> {
         let time_width = times.unknown_width();
         LongPrinter {
             config,
-            names: Names::default(),
+            names: owner_names(config),
             times,
             time_width,
             dired: Dired::default(),
         }
+    }
+
+    /// Owner and group lookups given up since the last call.
+    pub fn take_given_up(&mut self) -> Vec<GivenUp> {
+        self.names.take_given_up()
     }
 
     fn id_text(&mut self, id: Option<u32>, user: bool, out: &mut IdText) {
@@ -175,6 +180,10 @@ impl<'a> LongPrinter<'a> {
         also_measured: &[Entry],
         names: &NameRenderer,
     ) {
+        // With `--timeout`, the batch's names are looked up together
+        // first (a dead name service costs one limit).
+        let ids = printed_ids(self.config, entries.iter().chain(also_measured));
+        self.names.prefetch(ids);
         // Two passes, one line in memory at a time: widths first, then
         // each line formatted again and written (GNU keeps no more either).
         let mut row = Row::default();

@@ -7,6 +7,7 @@ pub mod columns;
 pub mod dired;
 mod fields;
 pub mod json;
+mod links;
 pub mod long;
 pub mod name;
 
@@ -127,6 +128,16 @@ impl<'a> Printer<'a> {
         self.config.block_size.blocks_text(blocks, &mut line);
         line.push(self.eol());
         out.write(&line);
+    }
+
+    /// Owner and group lookups given up (`--timeout`) since the last call:
+    /// their ids were printed as numbers.
+    pub fn take_given_up(&mut self) -> Vec<crate::format::owner::GivenUp> {
+        match &mut self.layout {
+            Layout::Long(long) => long.take_given_up(),
+            Layout::Json(json) => json.take_given_up(),
+            _ => Vec::new(),
+        }
     }
 
     /// Prints a batch of entries in the configured format.
@@ -376,13 +387,15 @@ impl Printer<'_> {
         if dired {
             buf.extend_from_slice(b"  ");
         }
-        if let Some(h) = &self.names.hyperlink {
-            h.open(buf, path);
+        let link = self.names.hyperlink.as_ref();
+        let link = link.and_then(|h| Some(h).zip(h.target(path)));
+        if let Some((h, abs)) = &link {
+            h.open(buf, abs);
         }
         let start = buf.len();
         self.names.quoter.for_heading().quote(path, buf);
         let end = buf.len();
-        if let Some(h) = &self.names.hyperlink {
+        if let Some((h, _)) = &link {
             h.close(buf);
         }
         if let (true, Layout::Long(long)) = (dired, &mut self.layout) {

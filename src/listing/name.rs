@@ -155,19 +155,23 @@ impl<'a> NameRenderer<'a> {
             .is_some_and(|p| p.name_start(out, style));
         let color_at = (out.len() > before).then_some(before);
         let escapes_before = self.escapes_written();
-        let link = self.hyperlink.as_ref().zip(link_path);
+        let link = self
+            .hyperlink
+            .as_ref()
+            .zip(link_path)
+            .and_then(|(h, p)| Some(h).zip(h.target(p)));
         // With aligned quotes GNU keeps a quoted name's outer quotes outside
         // the hyperlink.
         let outer =
             usize::from(link.is_some() && align && quoted.starts_with_quote && scratch.len() >= 2);
         out.extend_from_slice(&scratch[..outer]);
-        if let Some((h, p)) = link {
-            h.open(out, p);
+        if let Some((h, abs)) = &link {
+            h.open(out, abs);
         }
         let name_start = out.len();
         out.extend_from_slice(&scratch[outer..scratch.len() - outer]);
         let name_end = out.len();
-        if let Some((h, _)) = link {
+        if let Some((h, _)) = &link {
             h.close(out);
         }
         out.extend_from_slice(&scratch[scratch.len() - outer..]);

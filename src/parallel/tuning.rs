@@ -150,6 +150,22 @@ pub const SORT_SPLIT_BYTES_MIN: usize = 250_000;
 /// and recording overlap the requests, not follow them.
 pub const WATCHED_WAKE_EVERY: Duration = Duration::from_millis(2);
 
+/// `--timeout` requests waited for together (`watch::timed_all`: a batch's
+/// owner and group lookups): a thread each, so this many threads at most
+/// per window; a window in which none answered gives up the rest at once
+/// (ten ids' lookups on a dead name service cost one limit:
+/// tests/timeout_servers.rs).
+pub const WATCHED_AT_ONCE: usize = 64;
+
+/// Threads that may be left stuck in requests given up, at most; past that
+/// nothing more is sent and every request is given up at once. One stuck
+/// thread per hung request: `ls -R --timeout=1` of 60 dead directories on
+/// bench/latfs peaked at 62 threads.
+pub const MAX_STUCK: usize = 1024;
+
+/// A watched thread's stack: a probe or a directory read needs little.
+pub const WATCHED_STACK: usize = 128 * 1024;
+
 /// Entries a watched probe worker probes before it publishes their facts: a
 /// worker given up loses those it probed since (they are probed again).
 pub const WATCHED_PUBLISH: usize = 64;

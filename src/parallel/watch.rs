@@ -12,11 +12,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::Builder;
 use std::time::{Duration, Instant};
 
-/// Threads that may be left stuck in requests given up.
-pub const MAX_STUCK: usize = 1024;
-
-/// A watched thread's stack: a probe or a directory read needs little.
-const STACK: usize = 128 * 1024;
+use super::tuning::{MAX_STUCK, WATCHED_STACK};
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -58,7 +54,10 @@ impl Runner {
     /// it (too many stuck, or no thread could start).
     fn run(&'static self, job: Job) -> bool {
         self.run_spawning(job, |serve| {
-            Builder::new().stack_size(STACK).spawn(serve).map(drop)
+            Builder::new()
+                .stack_size(WATCHED_STACK)
+                .spawn(serve)
+                .map(drop)
         })
     }
 
@@ -258,15 +257,119 @@ pub fn timed<T: Send + 'static>(
     limit: Duration,
     request: impl FnOnce() -> std::io::Result<T> + Send + 'static,
 ) -> std::io::Result<T> {
-    let slot = Arc::new(Mutex::new(None));
-    let theirs = Arc::clone(&slot);
-    let watched = watch(move |_| {
-        let result = request();
-        *super::lock(&theirs) = Some(result);
-    });
-    let answered = watched.is_some_and(|w| w.wait(limit));
-    let result = answered.then(|| super::lock(&slot).take()).flatten();
-    result.unwrap_or_else(|| Err(timed_out()))
+    let mut results = timed_all(limit, vec![Box::new(request) as Request<T>]);
+    results.pop().unwrap_or_else(|| Err(timed_out()))
+}
+
+/// One request of [`timed_all`].
+pub type Request<T> = Box<dyn FnOnce() -> std::io::Result<T> + Send>;
+
+/// Runs the requests at once, each on a watched thread, and returns their
+/// results in order: a request not answered `limit` after it started is
+/// ETIMEDOUT. They are waited for together, so that requests to one dead
+/// server cost one limit, not one each; [`super::tuning::WATCHED_AT_ONCE`] at a
+/// time, and once none of those answered, the rest are given up unsent.
+pub fn timed_all<T: Send + 'static>(
+    limit: Duration,
+    requests: Vec<Request<T>>,
+) -> Vec<std::io::Result<T>> {
+    let mut results = Vec::with_capacity(requests.len());
+    let mut requests = requests.into_iter();
+    let mut dead = false;
+    while results.len() < results.capacity() {
+        let window: Vec<_> = requests
+            .by_ref()
+            .take(super::tuning::WATCHED_AT_ONCE)
+            .collect();
+        if dead {
+            results.extend(window.iter().map(|_| Err(timed_out())));
+            continue;
+        }
+        let started: Vec<_> = window
+            .into_iter()
+            .map(|request| {
+                let slot = Arc::new(Mutex::new(None));
+                let theirs = Arc::clone(&slot);
+                let watched = watch(move |_| {
+                    let result = request();
+                    *super::lock(&theirs) = Some(result);
+                });
+                (slot, watched)
+            })
+            .collect();
+        let before = results.len();
+        for (slot, watched) in started {
+            let answered = watched.is_some_and(|w| w.wait(limit));
+            let result = answered.then(|| super::lock(&slot).take()).flatten();
+            results.push(result.unwrap_or_else(|| Err(timed_out())));
+        }
+        dead = results[before..].iter().all(|r| r.is_err());
+    }
+    results
+}
+
+/// How far a [`timed_each`] job got.
+struct Progress<T> {
+    answers: Vec<T>,
+    /// The item whose request is in flight.
+    in_flight: usize,
+    /// Given up: the job stops at its next answer.
+    abandoned: bool,
+}
+
+/// Makes `request` of each item in order on one watched thread, each given
+/// the whole limit, and returns the answers in order: an item not answered
+/// `limit` after its request started is ETIMEDOUT, and the items after it
+/// go on from a fresh thread (one stuck item costs one limit).
+pub fn timed_each<I, T>(
+    limit: Duration,
+    items: Vec<I>,
+    request: impl Fn(&I) -> T + Send + Sync + 'static,
+) -> Vec<std::io::Result<T>>
+where
+    I: Send + Sync + 'static,
+    T: Send + 'static,
+{
+    let (items, request) = (Arc::new(items), Arc::new(request));
+    let mut results = Vec::with_capacity(items.len());
+    while results.len() < items.len() {
+        let start = results.len();
+        let progress = Arc::new(Mutex::new(Progress {
+            answers: Vec::new(),
+            in_flight: start,
+            abandoned: false,
+        }));
+        let (beat, watched) = watch_later();
+        let job = {
+            let (items, request, progress) = (items.clone(), request.clone(), progress.clone());
+            move || {
+                for (i, item) in items.iter().enumerate().skip(start) {
+                    beat.request();
+                    super::lock(&progress).in_flight = i;
+                    let answer = request(item);
+                    let mut progress = super::lock(&progress);
+                    if progress.abandoned {
+                        return;
+                    }
+                    progress.answers.push(answer);
+                }
+                drop(beat);
+            }
+        };
+        if !spawn_watched(job) {
+            results.extend((start..items.len()).map(|_| Err(timed_out())));
+            break;
+        }
+        let ended = watched.wait(limit);
+        let mut progress = super::lock(&progress);
+        progress.abandoned = !ended;
+        results.extend(progress.answers.drain(..).map(Ok));
+        // Given up: the item in flight, unless it answered meanwhile.
+        if !ended && results.len() == progress.in_flight {
+            results.push(Err(timed_out()));
+        }
+    }
+    results
 }
 
 /// The error of a request given up: ETIMEDOUT.
@@ -293,6 +396,78 @@ mod tests {
         });
         assert_eq!(r.unwrap_err().raw_os_error(), timed_out().raw_os_error());
         assert!(started.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
+    fn requests_waited_for_together_cost_one_limit_not_one_each() {
+        let limit = Duration::from_millis(500);
+        let started = Instant::now();
+        let hung: Vec<Request<u32>> = (0u32..8)
+            .map(|i| {
+                Box::new(move || {
+                    std::thread::sleep(Duration::from_secs(10));
+                    Ok(i)
+                }) as Request<u32>
+            })
+            .chain([Box::new(|| Ok(99u32)) as Request<u32>])
+            .collect();
+        let results = timed_all(limit, hung);
+        assert_eq!(results.len(), 9);
+        assert!(results[..8].iter().all(|r| r.is_err()));
+        assert_eq!(*results[8].as_ref().unwrap(), 99);
+        // Eight limits one after the other would be 4 s; together 0.5 s
+        // (3 s of slack for a loaded machine, still short of 4 s).
+        assert!(
+            started.elapsed() < Duration::from_millis(3500),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn once_a_whole_window_is_given_up_the_rest_are_not_sent() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static SENT: AtomicUsize = AtomicUsize::new(0);
+        let started = Instant::now();
+        let hung: Vec<Request<()>> = (0..3 * super::super::tuning::WATCHED_AT_ONCE)
+            .map(|_| {
+                Box::new(|| {
+                    SENT.fetch_add(1, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_secs(10));
+                    Ok(())
+                }) as Request<()>
+            })
+            .collect();
+        let results = timed_all(Duration::from_millis(300), hung);
+        assert!(results.iter().all(|r| r.is_err()));
+        assert!(SENT.load(Ordering::SeqCst) <= super::super::tuning::WATCHED_AT_ONCE);
+        // One limit, not three (3 s of slack for a loaded machine).
+        assert!(
+            started.elapsed() < Duration::from_millis(3300),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn items_after_a_stuck_one_go_on_and_answer() {
+        let started = Instant::now();
+        let results = timed_each(
+            Duration::from_millis(300),
+            vec![1u64, 2, 30_000, 4],
+            |&ms| {
+                std::thread::sleep(Duration::from_millis(ms));
+                ms
+            },
+        );
+        let answers: Vec<_> = results.iter().map(|r| r.as_ref().ok().copied()).collect();
+        assert_eq!(answers, [Some(1), Some(2), None, Some(4)]);
+        // One limit for the stuck item (3 s of slack; it sleeps 30 s).
+        assert!(
+            started.elapsed() < Duration::from_secs(4),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]

@@ -177,13 +177,20 @@ pub fn fill(template: &[u8], args: &[&[u8]]) -> Vec<u8> {
                 out.push(b'%');
                 i += 2;
             }
-            Some(b's' | b'c') => {
+            // `%lu` and `%ld` take a number already written in decimal.
+            Some(b's' | b'c' | b'l') => {
+                let long = rest.get(spec_at) == Some(&b'l');
+                if long && !matches!(rest.get(spec_at + 1), Some(b'u' | b'd')) {
+                    out.push(b'%');
+                    i += 1;
+                    continue;
+                }
                 let k = index.unwrap_or_else(|| {
                     next += 1;
                     next - 1
                 });
                 out.extend_from_slice(args.get(k).copied().unwrap_or_default());
-                i += 1 + spec_at + 1;
+                i += 1 + spec_at + 1 + usize::from(long);
             }
             _ => {
                 out.push(b'%');
@@ -223,6 +230,15 @@ mod tests {
             fill(b"%s: invalid option -- '%c'\n", &[b"ls", b"y"]),
             b"ls: invalid option -- 'y'\n".to_vec()
         );
+    }
+
+    #[test]
+    fn long_integer_placeholders_take_the_number_written_out() {
+        assert_eq!(
+            fill(b"cannot find name for user ID %lu", &[b"1000"]),
+            b"cannot find name for user ID 1000".to_vec()
+        );
+        assert_eq!(fill(b"ID %1$lu, %%l", &[b"7"]), b"ID 7, %l".to_vec());
     }
 
     #[test]

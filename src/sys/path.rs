@@ -124,6 +124,24 @@ pub fn canonicalize_seen_triples(path: &[u8]) -> Vec<u8> {
     abs
 }
 
+/// `path` made absolute as written (the working directory, then `path`),
+/// without `.` components or doubled slashes, nothing resolved: the
+/// kernel answers `getcwd` from its own cache of names, without asking
+/// the filesystem.
+pub fn lexically_absolute(path: &[u8]) -> Vec<u8> {
+    let mut abs = start_of(path);
+    for part in path.split(|&b| b == b'/') {
+        if !part.is_empty() && part != b"." {
+            abs.push(b'/');
+            abs.extend_from_slice(part);
+        }
+    }
+    if abs.is_empty() {
+        abs.push(b'/');
+    }
+    abs
+}
+
 /// Where resolving `path` starts: the root (empty) or the working
 /// directory.
 fn start_of(path: &[u8]) -> Vec<u8> {

@@ -2,7 +2,10 @@
 //! order and in GNU's words: `cannot access` (the stat failed), `NAME:
 //! error` (an ACL or context probe failed; status unchanged), `cannot read
 //! symbolic link` (the link's contents could not be read); and a
-//! directory whose reading stopped (`reading directory`).
+//! directory whose reading stopped (`reading directory`); an owner or
+//! group whose name lookup was given up (`cannot find name for user ID`);
+//! with `--hyperlink`, a path whose resolution was given up (`error
+//! canonicalizing`).
 #![forbid(unsafe_code)]
 
 use super::probe::Problems;
@@ -11,6 +14,44 @@ use crate::entry::Entry;
 use crate::sys::path::entry_path;
 
 impl Walker<'_> {
+    /// With `--hyperlink` and `--timeout`: resolves the links of a batch
+    /// (the entries of `dir`, or operands when `dir` is empty) ahead, and
+    /// reports those given up as GNU reports a path it cannot make
+    /// absolute (`error canonicalizing`); they are printed without a link.
+    pub(super) fn resolve_links_ahead(&mut self, dir: &[u8], entries: &[Entry], operand: bool) {
+        if self.config.timeout.is_none() || !self.config.hyperlink {
+            return;
+        }
+        let path = |e: &Entry| match dir {
+            b"" => e.name_bytes().to_vec(),
+            _ => entry_path(dir, e.name_bytes()),
+        };
+        let paths = entries.iter().map(path);
+        self.resolve_paths_ahead(paths.collect(), operand);
+    }
+
+    /// [`Self::resolve_links_ahead`] for paths as they are (a heading).
+    pub(super) fn resolve_paths_ahead(&mut self, paths: Vec<Vec<u8>>, operand: bool) {
+        let c = self.config;
+        let Some(limit) = c.timeout.filter(|_| c.hyperlink && !c.json) else {
+            return;
+        };
+        for (path, err) in self.printer.names.resolve_links(limit, paths) {
+            let out = &mut self.out;
+            self.status
+                .file_error(out, "error canonicalizing %s", &path, &err, operand);
+        }
+    }
+
+    /// Owners and groups printed as numbers because their lookups were
+    /// given up (`--timeout`), each id once, after the lines that printed
+    /// them.
+    pub(super) fn report_given_up_names(&mut self) {
+        for given_up in self.printer.take_given_up() {
+            self.status.lookup_given_up(&mut self.out, given_up);
+        }
+    }
+
     /// GNU lists what it could read of a directory, then reports the error.
     pub(super) fn report_read_error(&mut self, pending: &Pending, error: Option<std::io::Error>) {
         if let Some(err) = error {

@@ -259,6 +259,16 @@ pub fn in_shell(program: &Path, cwd: &Path, script: &str) -> Output {
     shell(program, cwd, script).output().unwrap()
 }
 
+/// Whether this process may make a private mount namespace (`unshare -m`,
+/// as root), where files can be bind-mounted over /etc for one run.
+pub fn private_mounts() -> bool {
+    std::process::Command::new("unshare")
+        .args(["-m", "true"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
 /// Reports a skipped check on the test binary's real stderr: libtest
 /// captures `eprintln!` of passing tests, and a skip must not hide in a
 /// green run.
