@@ -24,13 +24,12 @@ use crate::sys::stat::{stat_fd, Need};
 
 mod budget;
 mod pace;
-mod pool;
+mod runner;
 pub mod tuning;
 mod watch;
 
 pub use budget::{spare_descriptors, DescriptorBudget};
 pub use pace::{pace_of, Pace};
-pub use pool::Task;
 use tuning::*;
 pub use watch::{
     left_stuck, spawn_watched, timed, timed_all, timed_each, timed_out, watch_later, Beat, Watched,
@@ -216,19 +215,24 @@ pub fn size_probe_pool(config: &Config, read_ahead_workers: usize) {
             .saturating_sub(read_ahead_workers)
             .max(local_threads() - 1),
     };
-    pool::pool().set_limit(limit);
+    runner::pool().set_limit(limit);
 }
 
 /// Lends `copies` runs of `task` to the run's probe pool, whose threads
 /// start as they are needed and serve the whole run; returns the loan, to
 /// withdraw what no thread started once the lender finished the work.
-pub fn lend(task: Task, copies: usize) -> u64 {
-    pool::pool().lend(task, copies)
+pub fn lend(task: impl Fn() + Send + Sync + 'static, copies: usize) -> u64 {
+    let task = Arc::new(task);
+    let copies = (0..copies).map(|_| {
+        let task = Arc::clone(&task);
+        Box::new(move || task()) as runner::Task
+    });
+    runner::pool().lend(copies.collect())
 }
 
 /// Takes back what no pool thread started of loan `id`.
 pub fn withdraw(id: u64) {
-    pool::pool().withdraw(id);
+    runner::pool().withdraw(id);
 }
 
 /// Threads reading subdirectories ahead with `-R`: a CPU's worth less

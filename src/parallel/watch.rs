@@ -2,119 +2,16 @@
 //! its own, and whoever waits for it waits no longer than the limit past
 //! the start of the request in flight, then gives it up. A thread stuck in
 //! a request is left to it (its result is dropped if it ever returns) and
-//! dies with the process; idle threads are reused, and at most
-//! [`MAX_STUCK`] are left stuck: past that, nothing more is sent and every
+//! dies with the process; idle threads are reused (the watched
+//! [`runner`](super::runner)), and at most
+//! [`MAX_STUCK`](super::tuning::MAX_STUCK) are left stuck: past that, nothing more is sent and every
 //! request is given up at once.
 #![forbid(unsafe_code)]
 
-use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
-use std::thread::Builder;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use super::tuning::{MAX_STUCK, WATCHED_STACK};
-
-type Job = Box<dyn FnOnce() + Send>;
-
-/// A job waiting for a thread, and which call of [`Runner::run`] queued it.
-struct Queued {
-    id: u64,
-    job: Job,
-}
-
-#[derive(Default)]
-struct Threads {
-    queue: VecDeque<Queued>,
-    /// The id of the next job queued.
-    next_id: u64,
-    idle: usize,
-    /// Threads started, stuck or not.
-    started: usize,
-    /// Threads whose request was given up (not known to have returned).
-    stuck: usize,
-}
-
-#[derive(Default)]
-struct Runner {
-    threads: Mutex<Threads>,
-    work: Condvar,
-}
-
-fn runner() -> &'static Runner {
-    static RUNNER: OnceLock<Runner> = OnceLock::new();
-    RUNNER.get_or_init(Runner::default)
-}
-
-impl Runner {
-    fn lock(&self) -> MutexGuard<'_, Threads> {
-        super::lock(&self.threads)
-    }
-
-    /// Runs `job` on an idle thread or a new one; false when none can run
-    /// it (too many stuck, or no thread could start).
-    fn run(&'static self, job: Job) -> bool {
-        self.run_spawning(job, |serve| {
-            Builder::new()
-                .stack_size(WATCHED_STACK)
-                .spawn(serve)
-                .map(drop)
-        })
-    }
-
-    /// [`Runner::run`], starting a thread with `spawn` where one is needed.
-    fn run_spawning(
-        &'static self,
-        job: Job,
-        spawn: impl FnOnce(Box<dyn FnOnce() + Send>) -> std::io::Result<()>,
-    ) -> bool {
-        let mut threads = self.lock();
-        let id = threads.next_id;
-        threads.next_id += 1;
-        if threads.idle > threads.queue.len() {
-            threads.queue.push_back(Queued { id, job });
-            drop(threads);
-            self.work.notify_one();
-            return true;
-        }
-        if threads.stuck >= MAX_STUCK || !super::threads_allowed() {
-            return false;
-        }
-        threads.started += 1;
-        threads.queue.push_back(Queued { id, job });
-        drop(threads);
-        if spawn(Box::new(move || self.serve())).is_ok() {
-            return true;
-        }
-        let mut threads = self.lock();
-        threads.started -= 1;
-        // Other callers may have queued jobs meanwhile, and a thread may
-        // have taken this one: take back this job alone, if still queued.
-        match threads.queue.iter().position(|q| q.id == id) {
-            Some(at) => {
-                threads.queue.remove(at);
-                false
-            }
-            None => true,
-        }
-    }
-
-    fn serve(&self) {
-        loop {
-            let job = {
-                let mut threads = self.lock();
-                loop {
-                    if let Some(queued) = threads.queue.pop_front() {
-                        break queued.job;
-                    }
-                    threads.idle += 1;
-                    threads = self.work.wait(threads).unwrap_or_else(|e| e.into_inner());
-                    threads.idle -= 1;
-                }
-            };
-            job();
-        }
-    }
-}
+use super::runner::watched as runner;
 
 /// What the waiter and the job share: when the request in flight started,
 /// whether the job ended, whether it was given up.
@@ -155,8 +52,7 @@ impl Drop for Beat {
         let mut beats = self.0.lock();
         beats.ended = true;
         if beats.given_up {
-            let mut threads = runner().lock();
-            threads.stuck = threads.stuck.saturating_sub(1);
+            runner().stuck(false);
         }
         let waiting = beats.waiting;
         drop(beats);
@@ -215,7 +111,7 @@ impl Watched {
             let now = Instant::now();
             if now >= deadline {
                 beats.given_up = true;
-                runner().lock().stuck += 1;
+                runner().stuck(true);
                 return Some(false);
             }
             if until.is_some_and(|until| now >= until) {
@@ -241,14 +137,9 @@ pub fn spawn_watched(job: impl FnOnce() + Send + 'static) -> bool {
 }
 
 /// A thread whose request its caller gave up is left stuck (`true`), or
-/// came back from it (`false`): counted against [`MAX_STUCK`].
+/// came back from it (`false`): counted against [`MAX_STUCK`](super::tuning::MAX_STUCK).
 pub fn left_stuck(stuck: bool) {
-    let mut threads = runner().lock();
-    if stuck {
-        threads.stuck += 1;
-    } else {
-        threads.stuck = threads.stuck.saturating_sub(1);
-    }
+    runner().stuck(stuck);
 }
 
 /// Runs one request on a watched thread and returns its result, or
@@ -481,41 +372,5 @@ mod tests {
         })
         .unwrap();
         assert!(w.wait(limit), "three requests of 0.8 s, each within 2 s");
-    }
-
-    /// A thread that fails to start takes back its own job, never one that
-    /// another caller queued meanwhile (which would then never run, and
-    /// its waiter would read it as ended).
-    #[test]
-    fn a_failed_spawn_takes_back_its_own_job_alone() {
-        let runner: &'static Runner = Box::leak(Box::default());
-        let others_ran = Arc::new(Mutex::new(false));
-        let flag = Arc::clone(&others_ran);
-        let started = runner.run_spawning(Box::new(|| ()), |_serve| {
-            let mut threads = runner.lock();
-            let id = threads.next_id;
-            threads.next_id += 1;
-            let job: Job = Box::new(move || *super::super::lock(&flag) = true);
-            threads.queue.push_back(Queued { id, job });
-            Err(std::io::Error::from_raw_os_error(eagain()))
-        });
-        assert!(!started, "the job whose thread failed to start did not run");
-        let mut threads = runner.lock();
-        assert_eq!(threads.started, 0);
-        assert_eq!(
-            threads.queue.len(),
-            1,
-            "the other caller's job is still queued"
-        );
-        let other = threads.queue.pop_front().map(|q| q.job);
-        drop(threads);
-        if let Some(job) = other {
-            job();
-        }
-        assert!(*super::super::lock(&others_ran));
-    }
-
-    fn eagain() -> i32 {
-        rustix::io::Errno::AGAIN.raw_os_error()
     }
 }

@@ -125,7 +125,7 @@ pub fn probe_each(probing: &Probing<'_>, items: &mut impl Probed, strategy: &Str
         all_done: Condvar::new(),
     });
     let shared = Arc::clone(&batch);
-    let loan = parallel::lend(Arc::new(move || shared.work()), helpers);
+    let loan = parallel::lend(move || shared.work(), helpers);
     batch.work();
     parallel::withdraw(loan);
     for (k, facts) in batch.wait().into_iter().enumerate() {
