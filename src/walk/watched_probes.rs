@@ -34,8 +34,10 @@ use crate::sys::FileType;
 /// request in flight waits, and what it knew when that request started.
 /// The worker writes without a lock, `since` before `item`: whoever reads
 /// `item`, then `since`, then `item` unchanged, has a start no earlier
-/// than that entry's (a probe that just answered is never taken for one
-/// that waits).
+/// than that entry's. A worker between two entries has no request in
+/// flight: `answered` is later than `since` from the moment its probe
+/// answered until the next request starts, so an entry that answered is
+/// never given up, however long its worker then waits for a CPU.
 struct Flight {
     item: AtomicUsize,
     /// Nanoseconds after the probes' start.
@@ -77,13 +79,15 @@ impl Flight {
         true
     }
 
-    /// The entry in flight and since when, read consistently.
-    fn in_flight(&self) -> (usize, u64) {
+    /// The entry in flight and since when, read consistently; `None`
+    /// between two entries (the last one's probe answered).
+    fn in_flight(&self) -> Option<(usize, u64)> {
         loop {
             let item = self.item.load(Ordering::Acquire);
             let since = self.since.load(Ordering::Acquire);
             if self.item.load(Ordering::Acquire) == item {
-                return (item, since);
+                let answered = self.answered.load(Ordering::Acquire) > since;
+                return (!answered).then_some((item, since));
             }
         }
     }
@@ -353,23 +357,31 @@ impl Probes {
             }
             Probes::publish(&flight, &mut facts);
             self.last_answer.fetch_max(answered, Ordering::Relaxed);
-            let mut state = lock(&self.state);
-            state.in_flight.retain(|f| !Arc::ptr_eq(f, &flight));
-            // Counted, with the flight gone, under the lock: the waiter
-            // sees each settled entry once.
-            let settled = flight.settled.swap(0, Ordering::AcqRel);
-            self.done.fetch_add(settled, Ordering::AcqRel);
-            let total = self.total.load(Ordering::Acquire);
-            if state.waiting && self.done(&state) >= total {
-                self.changed.notify_all();
-            }
-            if flight.given_up.load(Ordering::Acquire) {
-                // A replacement took this worker's place.
-                drop(state);
-                parallel::left_stuck(false);
+            if !self.retire(&flight) {
                 return;
             }
         }
+    }
+
+    /// A worker's chunk is done: its flight goes, its entries are counted.
+    /// False when it was given up (a replacement took the worker's place).
+    fn retire(&self, flight: &Arc<Flight>) -> bool {
+        let mut state = lock(&self.state);
+        state.in_flight.retain(|f| !Arc::ptr_eq(f, flight));
+        // Counted, with the flight gone, under the lock: the waiter sees
+        // each settled entry once.
+        let settled = flight.settled.swap(0, Ordering::AcqRel);
+        self.done.fetch_add(settled, Ordering::AcqRel);
+        let total = self.total.load(Ordering::Acquire);
+        if state.waiting && self.done(&state) >= total {
+            self.changed.notify_all();
+        }
+        if flight.given_up.load(Ordering::Acquire) {
+            drop(state);
+            parallel::left_stuck(false);
+            return false;
+        }
+        true
     }
 
     /// Starts a worker; false when no thread could take it.
@@ -425,7 +437,9 @@ impl Probes {
                 if f.given_up.load(Ordering::Acquire) {
                     continue;
                 }
-                let (item, since) = f.in_flight();
+                let Some((item, since)) = f.in_flight() else {
+                    continue;
+                };
                 if since.saturating_add(limit_ns) > now_ns {
                     live.push(self.start + Duration::from_nanos(since));
                     continue;
@@ -532,8 +546,8 @@ mod tests {
     use std::ffi::CString;
 
     /// A directory of `n` files, file `i` of `i` bytes.
-    fn sized_files(n: usize) -> (std::path::PathBuf, Vec<CString>) {
-        let dir = std::env::temp_dir().join(format!("statls-probes-{}", std::process::id()));
+    fn sized_files(n: usize, tag: &str) -> (std::path::PathBuf, Vec<CString>) {
+        let dir = std::env::temp_dir().join(format!("statls-probes-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir(&dir).unwrap();
         let names: Vec<CString> = (0..n)
@@ -545,15 +559,76 @@ mod tests {
         (dir, names)
     }
 
-    #[test]
-    fn entries_added_while_workers_wait_are_probed_once_each_in_order() {
-        let (path, names) = sized_files(150);
+    /// The probes `ls -l` makes of directory `path`, in `shape`, with
+    /// what they share.
+    fn long_listing_probes(
+        path: &std::path::Path,
+        shape: (usize, usize),
+    ) -> (Arc<Probes>, Arc<Plan>, Arc<OwnedFd>) {
         let config = Config::load(vec!["ls".into(), "-l".into()]).unwrap();
         let plan = Arc::new(Plan::new(&config));
         let c_path = CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
-        let fd = open_dir(Base::Cwd, &c_path).unwrap();
+        let fd = Arc::new(open_dir(Base::Cwd, &c_path).unwrap());
         let dir_path = path.as_os_str().as_encoded_bytes().to_vec();
-        let probes = Probes::new((plan, Arc::default()), (Arc::new(fd), dir_path), (3, 7));
+        let shared = (Arc::clone(&plan), Arc::default());
+        let probes = Probes::new(shared, (Arc::clone(&fd), dir_path), shape);
+        (probes, plan, fd)
+    }
+
+    /// Defect 2 of the one-engine issue: a worker whose probe answered,
+    /// then waited longer than the limit for a CPU before it published,
+    /// has no request in flight: the entry keeps what its probe learned.
+    #[test]
+    fn an_entry_that_answered_is_not_given_up_while_its_worker_waits_for_a_cpu() {
+        let (path, names) = sized_files(1, "answered");
+        let (probes, plan, fd) = long_listing_probes(&path, (1, 1));
+        probes.add(names.iter().map(|n| (n, FileType::Regular)));
+        probes.seal();
+        probes.enlist();
+        // The worker takes the entry, probes it, and the answer is in...
+        let flight = probes.take_chunk().unwrap();
+        let xattrs = Arc::default();
+        let prober = Prober {
+            plan: &plan,
+            xattrs: &xattrs,
+            dir: InDir {
+                fd: fd.as_fd(),
+                path: b"",
+            },
+            lookup: Lookup::ByName,
+        };
+        let mut facts = FactsList::with_capacity(1);
+        facts.push(prober.probe(&names[0], FileType::Regular));
+        let answered = probes.since_start(Instant::now()) + 1;
+        flight.answered.store(answered, Ordering::Release);
+        // ...then its thread waits three limits for a CPU before it
+        // publishes.
+        let limit = Duration::from_millis(100);
+        let worker = {
+            let probes = Arc::clone(&probes);
+            std::thread::spawn(move || {
+                std::thread::sleep(3 * limit);
+                Probes::publish(&flight, &mut facts);
+                probes.retire(&flight);
+            })
+        };
+        let mut sizes = Vec::new();
+        probes.run(limit, |facts| {
+            sizes.push(
+                facts
+                    .stat
+                    .map(|s| s.map(|m| m.size()).map_err(|e| e.raw_os_error())),
+            );
+        });
+        worker.join().unwrap();
+        let _ = std::fs::remove_dir_all(&path);
+        assert_eq!(sizes, [Some(Ok(Some(0)))]);
+    }
+
+    #[test]
+    fn entries_added_while_workers_wait_are_probed_once_each_in_order() {
+        let (path, names) = sized_files(150, "order");
+        let (probes, _, _) = long_listing_probes(&path, (3, 7));
         // Two workers wait for entries before any is added, as while the
         // first getdents answers are read.
         probes.help(2);
