@@ -471,22 +471,28 @@ fn a_dead_mount_of_thousands_of_entries_costs_about_one_duration() {
     }
 }
 
-/// Eight sibling directories that will not open, below a healthy one:
-/// with `-R` they are read ahead together, so all eight are given up in
-/// about one DURATION (one at a time would take eight).
-#[test]
-fn dead_subdirectories_read_ahead_together_cost_about_one_duration() {
-    let t = TempDir::new("timeout-dead-dirs");
-    for i in 0..8 {
-        t.file(format!("top/dead{i}/f"), 1, 1_600_000_000);
+/// `top/` holding `n` directories that will not open (`deadNN`, a file
+/// each) and a healthy one after them (`live`), and that hang.
+fn dead_siblings(tag: &str, n: usize) -> (TempDir, Hang) {
+    let t = TempDir::new(tag);
+    for i in 0..n {
+        t.file(format!("top/dead{i:02}/f"), 1, 1_600_000_000);
     }
     t.file("top/live/g", 1, 1_600_000_000);
     let hang = Hang {
         op: "opendir",
         name: "dead*",
     };
-    let cases: &[&[&str]] = &[&["-R", "top"]];
-    let Some(theirs) = oracle(t.path(), &hang, cases) else {
+    (t, hang)
+}
+
+/// Eight sibling directories that will not open, below a healthy one:
+/// with `-R` they are read ahead together, so all eight are given up in
+/// about one DURATION (one at a time would take eight).
+#[test]
+fn dead_subdirectories_read_ahead_together_cost_about_one_duration() {
+    let (t, hang) = dead_siblings("timeout-dead-dirs", 8);
+    let Some(theirs) = oracle(t.path(), &hang, &[&["-R", "top"]]) else {
         return;
     };
     let Some(fs) = Latfs::mount(t.path(), &hang.hanging(60_000)) else {
@@ -497,6 +503,56 @@ fn dead_subdirectories_read_ahead_together_cost_about_one_duration() {
     assert_same("ls --timeout=2 -R top", &theirs[0], &ours);
     // One at a time: 16 s and more.
     assert!(took < duration * 3 + Duration::from_secs(2), "{took:?}");
+}
+
+/// Sixty sibling directories that will not open: once the first is given
+/// up, the read-ahead starts every job it holds at once (a chain stuck in
+/// a dead directory no longer holds up those behind it), so they cost a
+/// few DURATIONs, not one each past the first nine (52 s before). Each
+/// hung request keeps one thread, and no more start: at most one per
+/// dead directory, plus the walk's few.
+#[test]
+fn many_dead_subdirectories_cost_a_few_durations_and_a_thread_each() {
+    let (t, hang) = dead_siblings("timeout-many-dead", 60);
+    let Some(theirs) = oracle(t.path(), &hang, &[&["-R", "top"]]) else {
+        return;
+    };
+    // Room in latfs for two runs' hung requests.
+    let options = format!("{},max_threads=256", hang.hanging(15_000));
+    let Some(fs) = Latfs::mount(t.path(), &options) else {
+        return;
+    };
+    let args = ["--timeout=1", "-R", "top"];
+    let (ours, took) = timed(&ours(), fs.path(), &args, &[]);
+    assert_same("ls --timeout=1 -R top", &theirs[0], &ours);
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let Some(threads) = threads_started(fs.path(), &args) else {
+        return skipped("strace is missing: threads not counted");
+    };
+    assert!(
+        threads <= 60 + 12,
+        "{threads} threads for 60 dead directories"
+    );
+}
+
+/// Threads `ls ARGS` started (clone calls, under strace), whatever its
+/// status; None without strace.
+fn threads_started(cwd: &Path, args: &[&str]) -> Option<usize> {
+    let log = TempDir::new("timeout-strace");
+    let log = log.path().join("strace.log");
+    let status = std::process::Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=clone,clone3", "-o"])
+        .arg(&log)
+        .arg(ours())
+        .args(args)
+        .current_dir(cwd)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .ok()?;
+    status.code()?;
+    let text = std::fs::read_to_string(&log).ok()?;
+    Some(text.lines().filter(|l| l.contains("clone")).count())
 }
 
 /// Without the option (and with a DURATION longer than the hang) a slow

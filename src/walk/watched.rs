@@ -156,11 +156,19 @@ impl DirJob {
     /// could), cut short where a request was given up, and the probes
     /// under way.
     pub(super) fn wait(self, limit: Duration) -> Outcome {
+        self.wait_or_give_up(limit).0
+    }
+
+    /// [`DirJob::wait`], and whether its request in flight was given up
+    /// (its thread is left stuck in it).
+    pub(super) fn wait_or_give_up(self, limit: Duration) -> (Outcome, bool) {
         // A large directory's entries are made while it is still read.
         let mut made = Vec::new();
+        let mut given_up = false;
         while let Some(watched) = &self.watched {
             let until = Instant::now() + WATCHED_WAKE_EVERY;
-            if watched.wait_until(limit, Some(until)).is_some() {
+            if let Some(ended) = watched.wait_until(limit, Some(until)) {
+                given_up = !ended;
                 break;
             }
             let mut progress = lock(&self.shared.progress);
@@ -179,11 +187,14 @@ impl DirJob {
         }
         let fd = match progress.opened.take() {
             Some(Ok(fd)) => fd,
-            Some(Err(e)) => return Err(e),
-            None => return Err(parallel::timed_out()),
+            Some(Err(e)) => return (Err(e), given_up),
+            None => return (Err(parallel::timed_out()), given_up),
         };
         // The job's own reference is gone once it ended; else a copy.
-        let fd = Arc::try_unwrap(fd).or_else(|fd| fd.try_clone())?;
+        let fd = match Arc::try_unwrap(fd).or_else(|fd| fd.try_clone()) {
+            Ok(fd) => fd,
+            Err(e) => return (Err(e), given_up),
+        };
         let ident = (self.identify)
             .then(|| (progress.ident.take()).unwrap_or_else(|| Err(parallel::timed_out())));
         let read_error = match progress.read.take() {
@@ -204,13 +215,14 @@ impl DirJob {
                 Listing::Made(made)
             }
         };
-        Ok(DirRead {
+        let read = DirRead {
             fd,
             ident,
             listing: Some((listing, read_error)),
             facts: None,
             probing,
-        })
+        };
+        (Ok(read), given_up)
     }
 }
 

@@ -9,7 +9,7 @@
 //! run and how they are waited for differ.
 #![forbid(unsafe_code)]
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::ffi::CString;
 use std::os::fd::OwnedFd;
 use std::sync::{Arc, Mutex};
@@ -31,21 +31,45 @@ struct Submitted {
 #[derive(Default)]
 struct Chains {
     waiting: VecDeque<(u64, JobRun)>,
+    /// Chains running, but for those left stuck in a job given up.
     running: usize,
+    /// The jobs chains are running. One the walk gives up is taken out:
+    /// its chain ends when (if ever) the job returns, and another takes
+    /// its place at once.
+    on_chains: HashSet<u64>,
+    /// A job was given up and no job has ended since: every job waiting
+    /// starts at once (a dead subtree costs about one limit per window of
+    /// jobs, not one per chain's worth).
+    hurry: bool,
 }
 
-/// A chain: runs `first`, then the jobs waiting, until none is.
-fn chain(chains: &Mutex<Chains>, first: JobRun) {
-    let mut run = first;
+impl Chains {
+    /// The next job waiting, begun, for a chain that may run it.
+    fn next(&mut self, at_once: usize) -> Option<(u64, JobRun)> {
+        if self.running >= at_once && !self.hurry {
+            return None;
+        }
+        let (id, run) = self.waiting.pop_front()?;
+        // Under the lock: the walk that finds it gone may wait.
+        run.begin();
+        self.on_chains.insert(id);
+        Some((id, run))
+    }
+}
+
+/// A chain: runs `first`, then the jobs waiting, until none is (or its
+/// job is given up: it is left to it).
+fn chain(chains: &Mutex<Chains>, at_once: usize, (mut id, mut run): (u64, JobRun)) {
     loop {
         run.run();
         let mut waiting = lock(chains);
-        match waiting.waiting.pop_front() {
-            Some((_, next)) => {
-                // Under the lock: the walk that finds it gone may wait.
-                next.begin();
-                run = next;
-            }
+        if !waiting.on_chains.remove(&id) {
+            return;
+        }
+        waiting.hurry = false;
+        // Chains past the limit (started in a hurry) end.
+        match waiting.next(at_once + 1) {
+            Some(next) => (id, run) = next,
             None => {
                 waiting.running -= 1;
                 return;
@@ -91,22 +115,27 @@ impl WatchedAhead {
             context: self.context.clone(),
         });
         self.jobs.insert(id, Submitted { job, listed });
-        let mut chains = lock(&self.chains);
-        chains.waiting.push_back((id, run));
-        if chains.running < self.at_once {
-            // The oldest waiting (this one, unless no chain took the
-            // earlier ones yet).
-            let Some((_, first)) = chains.waiting.pop_front() else {
+        lock(&self.chains).waiting.push_back((id, run));
+        self.start_chains();
+    }
+
+    /// Starts chains for the jobs waiting, as many as may run at once.
+    fn start_chains(&self) {
+        loop {
+            let mut chains = lock(&self.chains);
+            let Some(first) = chains.next(self.at_once) else {
                 return;
             };
-            first.begin();
             chains.running += 1;
             drop(chains);
-            let shared = Arc::clone(&self.chains);
-            if !parallel::spawn_watched(move || chain(&shared, first)) {
+            let (shared, at_once, id) = (Arc::clone(&self.chains), self.at_once, first.0);
+            if !parallel::spawn_watched(move || chain(&shared, at_once, first)) {
                 // No thread: the walk starts its jobs when it reaches them
                 // (the one just taken is given up).
-                lock(&self.chains).running -= 1;
+                let mut chains = lock(&self.chains);
+                chains.running -= 1;
+                chains.on_chains.remove(&id);
+                return;
             }
         }
     }
@@ -140,17 +169,31 @@ impl WatchedAhead {
     ) -> Option<Outcome> {
         let submitted = self.jobs.remove(&id)?;
         let mut chains = lock(&self.chains);
-        if let Some(i) = chains.waiting.iter().position(|(queued, _)| *queued == id) {
-            let (_, run) = chains.waiting.remove(i)?;
-            drop(chains);
+        let queued = chains.waiting.iter().position(|(queued, _)| *queued == id);
+        let run = queued.and_then(|i| chains.waiting.remove(i));
+        drop(chains);
+        // Not taken by a chain: started now, on a thread of its own.
+        let on_chain = run.is_none();
+        if let Some((_, run)) = run {
             run.start();
-        } else {
-            drop(chains);
         }
         let read_at = submitted.job.read_at();
         if read_at.is_some_and(|at| stale(at, submitted.listed)) {
             return None;
         }
-        Some(submitted.job.wait(self.limit))
+        let (outcome, given_up) = submitted.job.wait_or_give_up(self.limit);
+        if given_up && on_chain {
+            // Its chain is left stuck: another takes its place, and the
+            // jobs waiting start at once.
+            let mut chains = lock(&self.chains);
+            // Unless it returned meanwhile, and its chain went on.
+            if chains.on_chains.remove(&id) {
+                chains.running -= 1;
+                chains.hurry = true;
+            }
+            drop(chains);
+            self.start_chains();
+        }
+        Some(outcome)
     }
 }
