@@ -287,8 +287,9 @@ compare() {
         fi
       done
       mark=''
-      [ -z "$differs" ] || mark+="  DIFFERS (as ${differs# })"
-      [ -z "$excepted" ] || mark+="  listed exception (as ${excepted# }): $reason"
+      differs=${differs# } excepted=${excepted# }
+      [ -z "$differs" ] || mark+="  DIFFERS (as ${differs// /, })"
+      [ -z "$excepted" ] || mark+="  listed exception (as ${excepted// /, }): $reason"
       echo "$line$mark"
     done
     for who in "$@"; do
