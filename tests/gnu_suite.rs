@@ -3,7 +3,7 @@
 //! Debian's source package of that coreutils (Debian's patches applied),
 //! builds it once into target/gnu-suite/RELEASE, and runs the release's
 //! tests of ls (tests/ls/*, the ls-* and usage tests, and every other test
-//! that runs `ls`: about 110 to 120 of them) through the tree's own harness
+//! that runs `ls`: 108 to 120 of them) through the tree's own harness
 //! twice, with GNU's src/ls and with statls in its place
 //! (tests/support/ls-wrapper.c sets STATLS_GNU_VERSION); as root and as an
 //! unprivileged user (statls-suite), with RUN_EXPENSIVE_TESTS=yes. A test's

@@ -24,13 +24,12 @@
 # STATLS_GNU_VERSION=RELEASE and runs statls with argv[0] "ls"); as root
 # and as the unprivileged user statls-suite (created with useradd when
 # missing, and put in the group users as a second group; the tree is
-# handed to it with chown), or, when not run as root,
-# as the caller only.  Per test, statls's result must be GNU's in the same
-# environment (a test whose results differ is run again both ways, and the
-# second results stand: some depend on timing), unless
-# tests/cases/gnu-suite-exceptions.txt lists the test for RELEASE with the
-# result statls gives.  The table (test, GNU
-# and statls result per user) is printed and written to
+# handed to it with chown), or, when not run as root, as the caller only.
+# Per test, statls's result must be GNU's in the same environment (a test
+# whose results differ is run again both ways, and the second results
+# stand: some depend on timing), unless tests/cases/gnu-suite-exceptions.txt
+# lists the test for RELEASE with the result statls gives.  The table
+# (test, GNU and statls result per user) is printed and written to
 # target/gnu-suite/RELEASE/results.txt; every test's log goes to
 # target/gnu-suite/RELEASE/logs/USER-LS/.
 #
