@@ -12,6 +12,7 @@
 #   9.10  sid        runs on sid's C library
 #
 # The packages are fetched with `apt-get download` from a private apt state
+# (tests/support/apt-private.sh)
 # under DEST (own sources list, lists, cache, an empty dpkg status so that
 # the suite's version is the candidate; the host's apt state is neither
 # read nor written), unpacked with `dpkg-deb -x` into DEST/root, and a copy
@@ -29,8 +30,8 @@
 set -euo pipefail
 export LC_ALL=C
 
-MIRROR=${GNU_REFS_MIRROR:-http://deb.debian.org/debian}
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+# The private apt state (apt_private, need_tool, ...): shared with gnu-suite.sh.
+. "$(dirname "${BASH_SOURCE[0]}")/apt-private.sh"
 PACKAGES=(coreutils libc6 libselinux1 libpcre2-8-0 libcap2)
 # Versions whose ls runs on the host's C library rather than its own.
 # 8.32: bullseye's glibc 2.31 is older than what the Rust standard library
@@ -53,52 +54,12 @@ suite_of() {
   esac
 }
 
-need_tool() {
-  command -v "$1" >/dev/null 2>&1 ||
-    die 4 "$1 is not installed${2:+ ($2)}: cannot prepare GNU ls $VERSION"
-}
-
-# apt_private PROGRAM DIR ARGS... — apt-get or apt-cache with all of its
-# state under DIR.
-apt_private() {
-  local prog=$1 a=$2; shift 2
-  "$prog" -q \
-    -o Dir::Etc::SourceList="$a/sources.list" \
-    -o Dir::Etc::SourceParts=/dev/null \
-    -o Dir::State="$a/state" \
-    -o Dir::State::Lists="$a/lists" \
-    -o Dir::State::status="$a/status" \
-    -o Dir::Cache="$a/cache" \
-    -o Debug::NoLocking=1 \
-    -o APT::Sandbox::User=root \
-    -o Acquire::Languages=none \
-    -o Acquire::IndexTargets::deb::DEP-11::DefaultEnabled=false \
-    -o Acquire::IndexTargets::deb::DEP-11-icons-small::DefaultEnabled=false \
-    -o Acquire::IndexTargets::deb::DEP-11-icons::DefaultEnabled=false \
-    -o Acquire::IndexTargets::deb::DEP-11-icons-hidpi::DefaultEnabled=false \
-    -o Acquire::Retries=2 \
-    -o Acquire::http::Timeout=30 \
-    "$@"
-}
-
 # fetch SUITE DIR — downloads the packages into DIR/debs.
 fetch() {
-  local suite=$1 dir=$2 a=$2/apt v
-  mkdir -p "$a/lists/partial" "$a/cache/archives/partial" "$a/state" "$dir/debs"
-  : >"$a/status"
-  echo "deb [signed-by=$KEYRING] $MIRROR $suite main" >"$a/sources.list"
-  echo "gnu-refs: fetching GNU ls $VERSION from Debian $suite ($MIRROR)" >&2
-  if ! apt_private apt-get "$a" update --error-on=any >"$a/update.log" 2>&1; then
-    tail -n 5 "$a/update.log" >&2
-    die 3 "cannot reach the Debian archive ($MIRROR, suite $suite): GNU ls $VERSION not fetched"
-  fi
-  # The suite's coreutils must still be VERSION (sid moves on).
-  v=$(apt_private apt-cache "$a" show coreutils 2>/dev/null | sed -n 's/^Version: //p' | head -n 1) || true
-  case $v in
-    "$VERSION"-*) ;;
-    '') die 3 "Debian $suite lists no coreutils: GNU ls $VERSION not fetched" ;;
-    *) die 3 "Debian $suite now carries coreutils $v, not $VERSION: update the table in $0 (snapshot.debian.org keeps old versions)" ;;
-  esac
+  local suite=$1 dir=$2 a=$2/apt
+  mkdir -p "$dir/debs"
+  apt_private_update "$a" deb "$suite"
+  apt_private_coreutils "$a" "$suite" "$VERSION" show >/dev/null
   if ! (cd "$dir/debs" && apt_private apt-get "$a" download "${PACKAGES[@]}") >"$a/download.log" 2>&1; then
     tail -n 5 "$a/download.log" >&2
     die 3 "cannot download ${PACKAGES[*]} from Debian $suite: GNU ls $VERSION not fetched"
@@ -169,7 +130,6 @@ prepare() {
     need_tool dpkg-deb
     case $HOST_LIBC in *" $VERSION "*) own_libc=0 ;; *) own_libc=1 ;; esac
     [ "$own_libc" = 0 ] || need_tool patchelf "apt-get install patchelf"
-    [ -r "$KEYRING" ] || die 4 "$KEYRING is missing (apt-get install debian-archive-keyring)"
     [ "$(uname -m)" = x86_64 ] || die 1 "only x86_64 is supported"
     fetch "$suite" "$dest"
     rm -rf -- "$dest/apt"
@@ -192,6 +152,7 @@ abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 if [ "${1:-}" = --patch ]; then
   [ $# -eq 5 ] || usage
   VERSION=$2
+  APT_WHAT="GNU ls $VERSION"
   dest=$(abs "$3")
   prepare "$dest" >/dev/null
   [ -f "$4" ] || die 1 "no binary $4 to patch"
@@ -202,5 +163,6 @@ if [ "${1:-}" = --patch ]; then
 else
   [ $# -eq 2 ] || usage
   VERSION=$1
+  APT_WHAT="GNU ls $VERSION"
   prepare "$(abs "$2")"
 fi
