@@ -4,8 +4,8 @@
 //! a request is left to it (its result is dropped if it ever returns) and
 //! dies with the process; idle threads are reused (the watched
 //! [`runner`](super::runner)), and at most
-//! [`MAX_STUCK`](super::tuning::MAX_STUCK) are left stuck: past that, nothing more is sent and every
-//! request is given up at once.
+//! [`MAX_STUCK`](super::tuning::MAX_STUCK) are left stuck: past that,
+//! nothing more is sent and every request is given up at once.
 #![forbid(unsafe_code)]
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -137,7 +137,8 @@ pub fn spawn_watched(job: impl FnOnce() + Send + 'static) -> bool {
 }
 
 /// A thread whose request its caller gave up is left stuck (`true`), or
-/// came back from it (`false`): counted against [`MAX_STUCK`](super::tuning::MAX_STUCK).
+/// came back from it (`false`): counted against
+/// [`MAX_STUCK`](super::tuning::MAX_STUCK).
 pub fn left_stuck(stuck: bool) {
     runner().stuck(stuck);
 }

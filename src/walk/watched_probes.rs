@@ -438,6 +438,9 @@ impl Probes {
                     continue;
                 }
                 let Some((item, since)) = f.in_flight() else {
+                    // Between two entries: its next request starts now at
+                    // the earliest (not slow, and not yet due).
+                    live.push(now);
                     continue;
                 };
                 if since.saturating_add(limit_ns) > now_ns {
