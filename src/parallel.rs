@@ -32,7 +32,8 @@ pub use budget::{spare_descriptors, DescriptorBudget};
 pub use pace::{pace_of, Pace};
 use tuning::*;
 pub use watch::{
-    left_stuck, spawn_watched, timed, timed_all, timed_each, timed_out, watch_later, Beat, Watched,
+    left_stuck, ready_watched_threads, spawn_watched, timed_all, timed_each, timed_out,
+    watch_later, within, Beat, Watched,
 };
 
 /// Takes `m`'s lock, also when a thread panicked holding it: what the
@@ -158,15 +159,20 @@ pub fn watched_probe_shape(
     }
 }
 
-/// Under `--timeout`: how many directories' jobs run at once with `-R`
-/// (in chains, each taking the next waiting), given the read-ahead's
-/// `workers`: one more, so that the walk never waits on a job it could
-/// have had, and one more again where entries are `probed` (a job then
-/// waits on a stat per entry: `-lR` of 200 x 1 000 with three at once
-/// took 1.09 of the time without the option, 1.13 with two; `-R` 1.12
-/// with three, 1.06 with two).
-pub fn watched_jobs_at_once(workers: usize, probed: bool) -> usize {
-    workers + 1 + usize::from(probed)
+/// How many directories' jobs run at once with `-R` (in chains, each
+/// taking the next waiting), given the read-ahead's `workers`: as many;
+/// under a deadline (`--timeout`, where the walk makes no request itself)
+/// one more, so that the walk never waits on a job it could have had, and
+/// one more again where entries are `probed` (a job then waits on a stat
+/// per entry: `-lR` of 200 x 1 000 with three at once took 1.09 of the
+/// time without the option, 1.13 with two; `-R` 1.12 with three, 1.06
+/// with two).
+pub fn jobs_at_once(workers: usize, probed: bool, deadline: bool) -> usize {
+    match workers {
+        0 => 0,
+        _ if deadline => workers + 1 + usize::from(probed),
+        _ => workers,
+    }
 }
 
 /// Under `--timeout`: from how many entries a directory whose every entry
@@ -251,6 +257,16 @@ pub fn read_ahead_workers(config: &Config, dirs: &[Entry]) -> usize {
     }
 }
 
+/// Directories read ahead at once by `workers` threads, within
+/// `descriptors` (each thread holds one for its probe handle).
+pub fn read_ahead_window(workers: usize, descriptors: usize) -> usize {
+    match workers {
+        0 => 0,
+        _ => (READ_AHEAD_WINDOW_PER_THREAD * workers + READ_AHEAD_WINDOW_EXTRA)
+            .min(descriptors.saturating_sub(workers)),
+    }
+}
+
 /// Whether any of `dirs` (stat'ed operands) is on a network filesystem.
 pub fn any_remote(dirs: &[Entry]) -> bool {
     dirs.iter()
@@ -272,12 +288,12 @@ pub fn read_ahead_pays(
     config: &Config,
     remote: bool,
     probed: bool,
-    mean: usize,
-    beside: bool,
+    (mean, beside): (usize, bool),
+    deadline: Option<std::time::Duration>,
 ) -> bool {
-    // With `--timeout` the walk makes no request itself: a directory not
-    // read ahead waits for a watched thread all the same.
-    if config.timeout.is_some() || matches!(config.probes, ProbeConcurrency::Forced(_)) {
+    // Under a deadline the walk makes no request itself: a directory not
+    // read ahead waits for a job's thread all the same.
+    if deadline.is_some() || matches!(config.probes, ProbeConcurrency::Forced(_)) {
         return true;
     }
     if remote {
@@ -339,29 +355,6 @@ pub fn spawn_prober<'scope, 'env>(
             .stack_size(READ_AHEAD_STACK)
             .spawn_scoped(scope, work)
             .is_ok()
-}
-
-/// Starts `count` read-ahead workers in `scope`, each running what `make`
-/// returns; returns how many could be started.
-pub fn spawn_workers<'scope, 'env, F>(
-    scope: &'scope Scope<'scope, 'env>,
-    count: usize,
-    mut make: impl FnMut() -> F,
-) -> usize
-where
-    F: FnOnce() + Send + 'scope,
-{
-    let count = if threads_allowed() { count } else { 0 };
-    let mut started = 0;
-    for _ in 0..count {
-        let spawned = Builder::new()
-            .stack_size(READ_AHEAD_STACK)
-            .spawn_scoped(scope, make());
-        if spawned.is_ok() {
-            started += 1;
-        }
-    }
-    started
 }
 
 /// Runs `helper` on a second thread while `main` runs on this one; `main`

@@ -24,24 +24,24 @@ use crate::sys::dir::{read_dir_each, DirBuffer};
 use crate::sys::path::child_path;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
+use ahead::ReadAhead;
 use chain::{DirChain, DirId};
 use dir_read::{DirRead, Listing};
-use prefetch::Prefetcher;
 use probe::{Facts, Prober};
 
+mod ahead;
 mod chain;
 mod concurrent;
 mod dir_read;
 mod filter;
+mod job;
 mod open;
 mod operands;
 mod pipeline;
-mod prefetch;
 mod probe;
 mod report;
 mod trial;
 mod watched;
-mod watched_ahead;
 mod watched_facts;
 mod watched_probes;
 
@@ -104,8 +104,12 @@ pub struct Walker<'a> {
     /// Entries of the directories listed lately, on average (a moving
     /// mean, starting high): whether reading ahead pays otherwise.
     mean_entries: usize,
-    /// With `--timeout`: what every directory's job shares, made once.
-    jobs: std::cell::OnceCell<watched::JobContext>,
+    /// `--timeout`: how long a request may wait before it is given up
+    /// (what the option covers: the requests made through `request` and
+    /// the jobs, which carry it; see ARCHITECTURE.md).
+    deadline: Option<std::time::Duration>,
+    /// What every directory's job shares, made once.
+    jobs: std::cell::OnceCell<job::JobContext>,
 }
 
 impl<'a> Walker<'a> {
@@ -125,6 +129,7 @@ impl<'a> Walker<'a> {
             dir_buffer: DirBuffer::default(),
             remote: false,
             mean_entries: tuning::READ_AHEAD_MEAN_START,
+            deadline: config.timeout,
             jobs: std::cell::OnceCell::new(),
         }
     }
@@ -196,30 +201,22 @@ impl<'a> Walker<'a> {
                 })
             })
             .collect();
-        let context = dir_read::Context {
-            config: self.config,
-            collate_bytes: self.collate_bytes,
-            plan: Arc::clone(&self.plan),
-            xattrs: Arc::clone(&self.xattrs),
-        };
-        parallel::scope(|scope| {
-            let jobs = self.config.timeout.map(|_| self.job_context());
-            // Where a network mount may never be read ahead (a warm one),
-            // the workers start with the first directory submitted.
-            let lazily = self.remote;
-            let mut ahead = Prefetcher::start(scope, workers, descriptors, context, (jobs, lazily));
-            while let Some(item) = work.pop() {
-                match item {
-                    Work::Leave => {
-                        let sibling_next = matches!(work.last(), Some(Work::List(p)) if !p.operand);
-                        self.chain.pop(sibling_next);
-                    }
-                    Work::List(p) => self.list_dir(p, &mut work, &mut ahead),
+        // Where a network mount may never be read ahead (a warm one), the
+        // threads start with the first directory submitted.
+        let context = (workers > 0).then(|| self.job_context().clone());
+        let mut ahead =
+            ReadAhead::start(workers, descriptors, (context, self.deadline), self.remote);
+        while let Some(item) = work.pop() {
+            match item {
+                Work::Leave => {
+                    let sibling_next = matches!(work.last(), Some(Work::List(p)) if !p.operand);
+                    self.chain.pop(sibling_next);
                 }
-                self.read_ahead(&mut work, &mut ahead);
+                Work::List(p) => self.list_dir(p, &mut work, &mut ahead),
             }
-            ahead.close();
-        });
+            self.read_ahead(&mut work, &mut ahead);
+        }
+        ahead.close();
     }
 
     /// Writes what must follow all listings (colour restore, dired trailer).
@@ -255,7 +252,7 @@ impl<'a> Walker<'a> {
     /// heading, read its entries (printing them as they come when nothing
     /// needs them all first), probe them, sort and print them, and with
     /// `-R` queue its subdirectories.
-    fn list_dir(&mut self, pending: Pending, work: &mut Vec<Work>, ahead: &mut Prefetcher<'_>) {
+    fn list_dir(&mut self, pending: Pending, work: &mut Vec<Work>, ahead: &mut ReadAhead) {
         let Some(DirRead {
             fd,
             ident,
@@ -271,7 +268,7 @@ impl<'a> Walker<'a> {
         };
         self.print_heading(&pending);
         let filter = filter::Filter::new(self.config);
-        if self.streams() {
+        if listing.is_none() && self.streams() {
             self.stream_dir(&pending, fd.as_fd(), &filter);
             return;
         }
@@ -598,6 +595,5 @@ impl<'a> Walker<'a> {
             && c.sort == crate::options::SortKey::None
             && !c.size_blocks
             && !c.recursive
-            && c.timeout.is_none()
     }
 }

@@ -99,6 +99,26 @@ impl Runner {
         id
     }
 
+    /// Starts `n` threads more (as far as the limit allows), idle until
+    /// tasks come.
+    pub fn prestart(&'static self, n: usize) {
+        if !super::threads_allowed() {
+            return;
+        }
+        for _ in 0..n {
+            let mut threads = self.lock();
+            if threads.started - threads.stuck >= threads.limit {
+                return;
+            }
+            threads.started += 1;
+            drop(threads);
+            if self.spawn(Box::new(move || self.serve())).is_err() {
+                self.lock().started -= 1;
+                return;
+            }
+        }
+    }
+
     /// Takes back the tasks of loan `id` that no thread started; whether
     /// any was.
     pub fn withdraw(&self, id: u64) -> bool {

@@ -83,6 +83,17 @@ pub const READ_AHEAD_TRIAL: usize = 32;
 /// walk alone (bench/table.py under `taskset -c 0`).
 pub const READ_AHEAD_REST: usize = 64;
 
+/// Stretches in a row after which the rest stops doubling (64 times
+/// [`READ_AHEAD_REST`]: a tree whose read-ahead never runs beside the walk
+/// still tries it again every 4 096 directories).
+pub const READ_AHEAD_REST_DOUBLINGS: u32 = 6;
+
+/// Directories read ahead at once, per thread, and beyond them: enough that
+/// a thread finds the next job waiting when it ends one, within the
+/// descriptors of [`READ_AHEAD_DESCRIPTORS_MAX`] (bench/table.py, `-R`).
+pub const READ_AHEAD_WINDOW_PER_THREAD: usize = 4;
+pub const READ_AHEAD_WINDOW_EXTRA: usize = 4;
+
 /// How long after its reading ended a directory read ahead may still be
 /// listed from what was read (else it is read again).
 pub const READ_AHEAD_MAX_AGE: Duration = Duration::from_millis(200);
@@ -95,6 +106,12 @@ pub const READ_AHEAD_MAX_LISTED_BETWEEN: u64 = 10_000;
 /// thousand entries made, stat'ed and sorted take about 190 KB; `-lR` of
 /// 200 x 1 000 files was no faster with 448 KiB than with 256 or 320.
 pub const HELD_BYTES_MAX: usize = 320 * 1024;
+
+/// Bytes one directory read ahead may hold in facts and entries made ahead
+/// (half of [`HELD_BYTES_MAX`]): past that, the walk probes and makes them
+/// itself, when it lists the directory, so that one large directory does
+/// not stop the read-ahead of the next.
+pub const HELD_BYTES_ONE_DIR: usize = HELD_BYTES_MAX / 2;
 
 // ---- Descriptors and memory the threads may hold ---------------------------
 

@@ -94,22 +94,28 @@ impl Watched {
     /// waited `limit` (false: the job is given up, its thread left stuck).
     pub fn wait(&self, limit: Duration) -> bool {
         loop {
-            if let Some(ended) = self.wait_until(limit, None) {
+            if let Some(ended) = self.wait_until(Some(limit), None) {
                 return ended;
             }
         }
     }
 
-    /// [`Watched::wait`], or `None` once `until` came first.
-    pub fn wait_until(&self, limit: Duration, until: Option<Instant>) -> Option<bool> {
+    /// Whether the job ended.
+    pub fn ended(&self) -> bool {
+        self.0.lock().ended
+    }
+
+    /// [`Watched::wait`] with a deadline (`None`: however long the job
+    /// takes, never given up), or `None` once `until` came first.
+    pub fn wait_until(&self, limit: Option<Duration>, until: Option<Instant>) -> Option<bool> {
         let mut beats = self.0.lock();
         loop {
             if beats.ended {
                 return Some(true);
             }
-            let deadline = beats.since + limit;
+            let deadline = limit.map(|limit| beats.since + limit);
             let now = Instant::now();
-            if now >= deadline {
+            if deadline.is_some_and(|deadline| now >= deadline) {
                 beats.given_up = true;
                 runner().stuck(true);
                 return Some(false);
@@ -117,17 +123,29 @@ impl Watched {
             if until.is_some_and(|until| now >= until) {
                 return None;
             }
-            let wake = until.map_or(deadline, |until| until.min(deadline));
+            let wake = match (until, deadline) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             beats.waiting = true;
-            beats = self
-                .0
-                .ended
-                .wait_timeout(beats, wake - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
+            beats = match wake {
+                Some(wake) => {
+                    (self.0.ended.wait_timeout(beats, wake - now))
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+                None => (self.0.ended.wait(beats)).unwrap_or_else(|e| e.into_inner()),
+            };
             beats.waiting = false;
         }
     }
+}
+
+/// Readies `n` idle watched threads now, for jobs that start soon (a
+/// thread started beside the walk's first directory costs it nothing;
+/// one started when the job is due, its start).
+pub fn ready_watched_threads(n: usize) {
+    runner().prestart(n);
 }
 
 /// Runs `job` on a watched thread with no waiter of its own (a worker
@@ -151,6 +169,18 @@ pub fn timed<T: Send + 'static>(
 ) -> std::io::Result<T> {
     let mut results = timed_all(limit, vec![Box::new(request) as Request<T>]);
     results.pop().unwrap_or_else(|| Err(timed_out()))
+}
+
+/// Runs one request with the run's deadline: on a watched thread, given up
+/// past it (ETIMEDOUT), when there is one; inline when there is none.
+pub fn within<T: Send + 'static>(
+    deadline: Option<Duration>,
+    request: impl FnOnce() -> std::io::Result<T> + Send + 'static,
+) -> std::io::Result<T> {
+    match deadline {
+        Some(limit) => timed(limit, request),
+        None => request(),
+    }
 }
 
 /// One request of [`timed_all`].

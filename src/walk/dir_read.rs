@@ -1,27 +1,22 @@
-//! A directory read ahead with `-R`: what a read-ahead worker learns of
-//! one directory before the walk lists it (its descriptor, its identity,
-//! its names packed, their probes, or its entries made and sorted), how
-//! it is read, and how many bytes it holds while it waits. Not the pool
-//! of workers, its window and its staleness (`prefetch`).
+//! What a directory's job (`job`) hands the walk: its descriptor, its
+//! identity, its names packed, their probes, or its entries made and
+//! sorted, and how many bytes those hold while they wait. Not who runs
+//! the job, nor when (`ahead`).
 #![forbid(unsafe_code)]
 
 use std::ffi::CStr;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::sync::Arc;
 
-use super::filter::Filter;
 use super::probe::{FactsList, Prober};
 use super::watched_probes::Probes;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::options::SortKey;
-use crate::parallel::tuning::HELD_BYTES_MAX;
-use crate::parallel::{self, Lookup, Strategy};
-use crate::plan::Plan;
+use crate::parallel::tuning::HELD_BYTES_ONE_DIR;
 use crate::sort::{apply_order, sorted_order};
-use crate::sys::dir::{open_dir, read_dir_each, DirBuffer};
+use crate::sys::dir::open_dir;
 use crate::sys::stat::{stat_fd, Base, Need};
-use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::{FileType, Metadata};
 
 /// Everything about a directory that can be learned before it is listed.
@@ -89,7 +84,7 @@ impl PackedNames {
     }
 
     /// Bytes held.
-    fn bytes(&self) -> usize {
+    pub fn bytes(&self) -> usize {
         self.bytes.len() + self.types.len()
     }
 
@@ -124,49 +119,22 @@ impl PackedNames {
     }
 }
 
-/// Entries up to which a worker also probes what it read ahead (their
-/// facts fill at most half the budget of what may wait): beyond, the walk
-/// probes the directory itself, on as many threads as pays.
-const PROBE_AHEAD_MAX: usize = HELD_BYTES_MAX / 2 / FactsList::ENTRY_BYTES;
+/// Entries up to which a job also probes what it read ahead (their facts
+/// fill at most [`HELD_BYTES_ONE_DIR`]): beyond, the walk probes the
+/// directory itself, on as many threads as pays.
+pub(super) const PROBE_AHEAD_MAX: usize = HELD_BYTES_ONE_DIR / FactsList::ENTRY_BYTES;
 
 /// A directory read ahead: `Err` if it could not be opened.
 pub type Outcome = std::io::Result<DirRead>;
 
-/// What the workers share with the walk (read-only).
-#[derive(Clone)]
-pub struct Context<'a> {
-    pub config: &'a Config,
-    /// Names sort in byte order (the walk's `collate_bytes`).
-    pub collate_bytes: bool,
-    pub plan: Arc<Plan>,
-    pub xattrs: Arc<AclProbe>,
-}
-
 /// Heap bytes of one entry made ahead: the record, its name and its stat,
 /// each allocation with malloc's 16 bytes.
-fn entry_bytes(e: &Entry) -> usize {
+pub(super) fn entry_bytes(e: &Entry) -> usize {
     let meta = e
         .meta
         .as_ref()
         .map_or(0, |_| std::mem::size_of::<Metadata>() + 16);
     std::mem::size_of::<Entry>() + e.name.as_bytes().len() + 17 + meta
-}
-
-/// Bytes a result read ahead holds until it is listed.
-pub fn bytes_in(outcome: &Outcome) -> usize {
-    match outcome {
-        Ok(read) => {
-            let listing = match read.listing.as_ref() {
-                Some((Listing::Names(names), _)) => names.bytes(),
-                Some((Listing::Sorted(entries) | Listing::Made(entries), _)) => {
-                    entries.iter().map(entry_bytes).sum()
-                }
-                None => 0,
-            };
-            listing + read.facts.as_ref().map_or(0, FactsList::bytes)
-        }
-        Err(_) => 0,
-    }
 }
 
 /// Opens the directory `name` under `base`, and with `-R` (`identify`)
@@ -179,67 +147,6 @@ pub fn open_identified(base: Base<'_>, name: &CStr, identify: bool) -> Outcome {
         fd,
         listing: None,
         facts: None,
-        probing: None,
-    })
-}
-
-/// Opens, identifies and reads one directory, and probes its entries when
-/// they would be probed one at a time anyway.
-pub fn read_ahead(
-    context: &Context<'_>,
-    parent: BorrowedFd<'_>,
-    name: &CStr,
-    path: &[u8],
-    buffer: &mut DirBuffer,
-) -> Outcome {
-    let opened = open_identified(Base::Dir(parent), name, true)?;
-    let fd = opened.fd;
-    let ident = opened.ident;
-    let dev = ident
-        .as_ref()
-        .and_then(|i| i.as_ref().ok())
-        .map(|m| m.dev());
-    let filter = Filter::new(context.config);
-    let mut names = PackedNames::default();
-    let read_error = read_dir_each(
-        fd.as_fd(),
-        buffer,
-        |name| filter.keep(name),
-        |d| names.push(&d.name, d.file_type),
-    );
-    let probed = context.plan.count_probed(names.types.iter().copied());
-    let strategy = parallel::probe_strategy(context.config, fd.as_fd(), dev, probed);
-    // Only what is probed one at a time anyway: a large local directory is
-    // left to the walk, which splits it; a network one too, whose probes
-    // may wait on the server: the walk prints its heading first, as GNU,
-    // which matters when one of them hangs.
-    let one_at_a_time = matches!(strategy, Strategy::Sequential);
-    let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && one_at_a_time).then(|| {
-        let prober = Prober {
-            plan: &context.plan,
-            xattrs: &context.xattrs,
-            dir: InDir {
-                fd: fd.as_fd(),
-                path,
-            },
-            lookup: Lookup::ByName,
-        };
-        names.probe(&prober)
-    });
-    let (listing, facts) = match sorted_ahead(
-        (context.config, context.collate_bytes),
-        &names,
-        facts,
-        probed,
-    ) {
-        Ok(entries) => (Listing::Sorted(entries), None),
-        Err(facts) => (Listing::Names(names), facts),
-    };
-    Ok(DirRead {
-        fd,
-        ident,
-        listing: Some((listing, read_error)),
-        facts,
         probing: None,
     })
 }
@@ -261,7 +168,7 @@ pub fn sorted_ahead(
         None => probed == 0,
     };
     let per_entry = std::mem::size_of::<Entry>() + 48 + std::mem::size_of::<Metadata>();
-    let fits = names.types.len() * per_entry <= HELD_BYTES_MAX / 2;
+    let fits = names.types.len() * per_entry <= HELD_BYTES_ONE_DIR;
     if !complete || !fits || config.sort == SortKey::Width {
         return Err(facts);
     }

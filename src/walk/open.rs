@@ -5,9 +5,11 @@
 #![forbid(unsafe_code)]
 
 use std::ffi::CString;
+use std::sync::Arc;
 
+use super::ahead::ReadAhead;
 use super::dir_read::{self, DirRead, Outcome};
-use super::prefetch::Prefetcher;
+use super::job::{DirJob, DirTask, JobContext};
 use super::{Pending, Walker, Work};
 use crate::parallel;
 use crate::sys::limits::is_descriptor_exhaustion;
@@ -19,7 +21,7 @@ impl Walker<'_> {
     /// directory at a time): the read-ahead and then the path give their
     /// descriptors back, and the open is tried again, relative to the
     /// parent, then by the path.
-    fn open_reached(&mut self, pending: &Pending, ahead: &mut Prefetcher<'_>) -> Option<Outcome> {
+    fn open_reached(&mut self, pending: &Pending, ahead: &mut ReadAhead) -> Option<Outcome> {
         let exhausted = |o: &Outcome| matches!(o, Err(e) if is_descriptor_exhaustion(e));
         let mut outcome = self.open_listed(pending)?;
         if exhausted(&outcome) {
@@ -36,11 +38,7 @@ impl Walker<'_> {
 
     /// The directory read ahead, or opened now; `None` once its failure is
     /// reported.
-    pub(super) fn open_dir(
-        &mut self,
-        pending: &Pending,
-        ahead: &mut Prefetcher<'_>,
-    ) -> Option<DirRead> {
+    pub(super) fn open_dir(&mut self, pending: &Pending, ahead: &mut ReadAhead) -> Option<DirRead> {
         let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
             Some(outcome) => outcome,
             None => self.open_reached(pending, ahead)?,
@@ -64,8 +62,8 @@ impl Walker<'_> {
     /// descriptor when it has one, else by its path; with `-R` also the
     /// loop-detection stat. `None` for a path that cannot be a C string.
     fn open_listed(&self, pending: &Pending) -> Option<Outcome> {
-        if let Some(limit) = self.config.timeout {
-            return self.read_watched(pending, limit);
+        if self.deadline.is_some() {
+            return self.read_watched(pending);
         }
         let recursive = self.config.recursive;
         Some(match self.chain.parent().filter(|_| !pending.operand) {
@@ -83,12 +81,13 @@ impl Walker<'_> {
     /// Submits the next subdirectories to be listed for reading ahead, as
     /// far as the window allows: those at the top of the work stack that
     /// belong to the directory on top of the `-R` path.
-    pub(super) fn read_ahead(&self, work: &mut [Work], ahead: &mut Prefetcher<'_>) {
+    pub(super) fn read_ahead(&self, work: &mut [Work], ahead: &mut ReadAhead) {
         ahead.expire();
         let probed = self.plan.probes_files();
         let beside = ahead.runs_beside();
+        let sizes = (self.mean_entries, beside);
         let pays =
-            parallel::read_ahead_pays(self.config, self.remote, probed, self.mean_entries, beside);
+            parallel::read_ahead_pays(self.config, self.remote, probed, sizes, self.deadline);
         if ahead.window() == 0 || !pays {
             return;
         }
@@ -132,5 +131,35 @@ impl Walker<'_> {
         for (p, id) in wanted.into_iter().zip(ids) {
             p.ahead = Some(id);
         }
+    }
+
+    /// What every directory's job shares, made once.
+    pub(super) fn job_context(&self) -> &JobContext {
+        self.jobs.get_or_init(|| JobContext {
+            plan: Arc::clone(&self.plan),
+            xattrs: Arc::clone(&self.xattrs),
+            config: Arc::new(self.config.clone()),
+            collate_bytes: self.collate_bytes,
+            deadline: self.deadline,
+        })
+    }
+
+    /// Under `--timeout`: opens, identifies (`-R`) and reads the directory
+    /// as a job of its own (`job`), so that the walk makes no request that
+    /// may hang; `None` for a path that cannot be a C string.
+    fn read_watched(&self, pending: &Pending) -> Option<Outcome> {
+        let parent = self.chain.parent_shared().filter(|_| !pending.operand);
+        let name = match parent {
+            Some(_) => CString::new(pending.name()).ok()?,
+            None => CString::new(pending.path.clone()).ok()?,
+        };
+        let job = DirJob::start(DirTask {
+            parent,
+            name,
+            path: pending.path.clone(),
+            identify: self.config.recursive,
+            context: self.job_context().clone(),
+        });
+        Some(job.wait().0)
     }
 }

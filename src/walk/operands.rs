@@ -23,10 +23,7 @@ impl Walker<'_> {
         &self,
         request: impl FnOnce() -> std::io::Result<T> + Send + 'static,
     ) -> std::io::Result<T> {
-        match self.config.timeout {
-            Some(limit) => crate::parallel::timed(limit, request),
-            None => request(),
-        }
+        crate::parallel::within(self.deadline, request)
     }
 
     /// Stats one operand, following symlinks as `-H`/`-L`/the default rule

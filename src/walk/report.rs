@@ -19,7 +19,7 @@ impl Walker<'_> {
     /// reports those given up as GNU reports a path it cannot make
     /// absolute (`error canonicalizing`); they are printed without a link.
     pub(super) fn resolve_links_ahead(&mut self, dir: &[u8], entries: &[Entry], operand: bool) {
-        if self.config.timeout.is_none() || !self.config.hyperlink {
+        if self.deadline.is_none() || !self.config.hyperlink {
             return;
         }
         let path = |e: &Entry| match dir {
@@ -33,7 +33,7 @@ impl Walker<'_> {
     /// [`Self::resolve_links_ahead`] for paths as they are (a heading).
     pub(super) fn resolve_paths_ahead(&mut self, paths: Vec<Vec<u8>>, operand: bool) {
         let c = self.config;
-        let Some(limit) = c.timeout.filter(|_| c.hyperlink && !c.json) else {
+        let Some(limit) = self.deadline.filter(|_| c.hyperlink && !c.json) else {
             return;
         };
         for (path, err) in self.printer.names.resolve_links(limit, paths) {

@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use crate::parallel;
-use crate::parallel::tuning::{READ_AHEAD_REST, READ_AHEAD_TRIAL};
+use crate::parallel::tuning::{READ_AHEAD_REST, READ_AHEAD_REST_DOUBLINGS, READ_AHEAD_TRIAL};
 use crate::sys::limits::process_cpu_time;
 
 #[derive(Default)]
@@ -47,7 +47,7 @@ impl Trial {
         self.start = None;
         let used = process_cpu_time().map(|now| now.saturating_sub(cpu));
         if used.is_some_and(|u| !parallel::read_ahead_runs_beside(u, at.elapsed())) {
-            self.resting = READ_AHEAD_REST << self.failed.min(6);
+            self.resting = READ_AHEAD_REST << self.failed.min(READ_AHEAD_REST_DOUBLINGS);
             self.failed += 1;
         } else {
             self.failed = 0;

@@ -1,0 +1,476 @@
+//! Reading ahead with `-R`: while the walk formats and prints one
+//! directory, the jobs (`job`) of the subdirectories that come next run on
+//! a few threads, in chains: a thread that ends a job takes the next one
+//! waiting, newest first (the walk is depth first), without sleeping in
+//! between. Nothing is printed or reported by a job: each result waits
+//! until the walk reaches its directory, which then goes on exactly as if
+//! it had been read there and then, so output, messages and their order do
+//! not change. The walk waits for a job under way with the run's deadline:
+//! without one it runs jobs still waiting itself meanwhile; under
+//! `--timeout` a job given up leaves its chain stuck, another chain takes
+//! its place, and every job waiting starts at once until one ends (a dead
+//! subtree costs about one limit per window, not one per chain's worth).
+//!
+//! Bounded in descriptors: at most [`ReadAhead::window`] directories are
+//! read ahead at a time, each holding one descriptor, within the share of
+//! the free descriptors the budget gives the read-ahead; only
+//! subdirectories of the directory on top of the `-R` path are read ahead
+//! (opened relative to its descriptor, shared by `Arc`), so no pending
+//! work item holds a descriptor. A job the walk reaches before any thread
+//! took it is done by the walk itself, and so is one whose open met the
+//! descriptor limit (never reported from here), which also halves the
+//! window. Bounded in memory: chains pause while results waiting hold
+//! [`HELD_BYTES_MAX`].
+//!
+//! Bounded in staleness: a directory read ahead is listed no later than
+//! [`READ_AHEAD_MAX_AGE`] after its job's requests ended, and with no more
+//! than [`READ_AHEAD_MAX_LISTED_BETWEEN`] entries listed by the walk in
+//! between; an older result is dropped, and the directory read again
+//! (ahead once more when the walk nears it, then by the walk when its turn
+//! comes: no directory is read more than three times).
+#![forbid(unsafe_code)]
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::CString;
+use std::os::fd::OwnedFd;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::dir_read::Outcome;
+use super::job::{DirJob, DirTask, JobContext, JobRun};
+use super::trial::Trial;
+use crate::parallel::tuning::{HELD_BYTES_MAX, READ_AHEAD_MAX_AGE, READ_AHEAD_MAX_LISTED_BETWEEN};
+use crate::parallel::{self, lock};
+use crate::sys::limits::is_descriptor_exhaustion;
+
+/// Whether a directory whose job ended at `at`, when the walk had listed
+/// `then` entries, is too old to be listed now that it has listed
+/// `listed`.
+fn stale((at, then): (Instant, u64), now: Instant, listed: u64) -> bool {
+    now.saturating_duration_since(at) > READ_AHEAD_MAX_AGE
+        || listed.saturating_sub(then) > READ_AHEAD_MAX_LISTED_BETWEEN
+}
+
+/// A job a chain took.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnChain {
+    Running,
+    /// The walk waits for it (its chain records nothing, and goes on).
+    Taken,
+    /// The walk gave it up: its chain is left stuck in it, and ends when
+    /// (if ever) it returns.
+    GivenUp,
+    /// No thread could start its chain: the walk reads it itself.
+    Lost,
+}
+
+/// The jobs no thread has taken, the chains running, and what waits.
+#[derive(Default)]
+struct Chains {
+    /// The last is the next to run.
+    waiting: Vec<(u64, JobRun)>,
+    /// Chains running, but for those left stuck in a job given up.
+    running: usize,
+    on_chains: HashMap<u64, OnChain>,
+    /// A job was given up and none has ended since: every job waiting
+    /// starts at once.
+    hurry: bool,
+    /// Jobs ended and not taken: the bytes each holds, and the walk's
+    /// count of entries listed when it ended.
+    ended: HashMap<u64, (usize, u64)>,
+    held: usize,
+    closed: bool,
+}
+
+impl Chains {
+    /// The next job waiting, begun, for a chain that may run it.
+    fn next(&mut self, at_once: usize) -> Option<(u64, JobRun)> {
+        let busy = self.running >= at_once && !self.hurry;
+        if self.closed || busy || self.held >= HELD_BYTES_MAX {
+            return None;
+        }
+        let (id, run) = self.waiting.pop()?;
+        // Under the lock: the walk that finds it gone may wait for it.
+        run.begin();
+        self.on_chains.insert(id, OnChain::Running);
+        Some((id, run))
+    }
+
+    fn ended(&mut self, id: u64, bytes: usize, listed: u64) {
+        self.held += bytes;
+        self.ended.insert(id, (bytes, listed));
+    }
+
+    /// Job `id` ended: the walk's count of entries listed then.
+    fn collect(&mut self, id: u64) -> Option<u64> {
+        let (bytes, listed) = self.ended.remove(&id)?;
+        self.held -= bytes;
+        Some(listed)
+    }
+}
+
+#[derive(Default)]
+struct Shared {
+    chains: Mutex<Chains>,
+    /// Entries the walk has listed so far (the measure of work between a
+    /// directory's reading ahead and its listing).
+    listed: AtomicU64,
+}
+
+/// A chain: runs `first`, then the jobs waiting, until none is (or its
+/// job is given up: it is left to it).
+fn chain(shared: &Shared, at_once: usize, (mut id, mut run): (u64, JobRun)) {
+    loop {
+        let bytes = run.run();
+        let listed = shared.listed.load(Ordering::Relaxed);
+        let mut chains = lock(&shared.chains);
+        match chains.on_chains.remove(&id) {
+            Some(OnChain::GivenUp) => return,
+            Some(OnChain::Running) => chains.ended(id, bytes, listed),
+            _ => {}
+        }
+        chains.hurry = false;
+        // Chains past the limit (started in a hurry) end.
+        match chains.next(at_once + 1) {
+            Some(next) => (id, run) = next,
+            None => {
+                chains.running -= 1;
+                return;
+            }
+        }
+    }
+}
+
+pub struct ReadAhead {
+    shared: Arc<Shared>,
+    /// What every job shares (`None`: reading ahead is off).
+    context: Option<JobContext>,
+    deadline: Option<Duration>,
+    /// Chains running at once, at most.
+    at_once: usize,
+    /// Directories that may be read ahead at once, at most (lowered when
+    /// an open meets the descriptor limit).
+    window: usize,
+    jobs: HashMap<u64, DirJob>,
+    next_id: u64,
+    /// Jobs submitted and not yet taken back.
+    outstanding: usize,
+    /// Jobs withdrawn before any thread started them, or whose results
+    /// went stale.
+    withdrawn: HashSet<u64>,
+    /// Jobs whose results went stale (the walk reads ahead such a
+    /// directory once more at most).
+    stale: HashSet<u64>,
+    /// Whether the threads run beside the walk.
+    trial: Trial,
+}
+
+impl ReadAhead {
+    /// Readies `workers` chains of jobs (none: reading ahead is off), as
+    /// many as `descriptors` allow: each reads ahead with a probe handle
+    /// of its own, and the rest of the share is the window. Their threads
+    /// start now, or `lazily`, with the first directory submitted.
+    pub(super) fn start(
+        workers: usize,
+        descriptors: usize,
+        (context, deadline): (Option<JobContext>, Option<Duration>),
+        lazily: bool,
+    ) -> ReadAhead {
+        let workers = if context.is_some() {
+            workers.min(descriptors / 2)
+        } else {
+            0
+        };
+        let probed = context.as_ref().is_some_and(|c| c.plan.probes_files());
+        let at_once = parallel::jobs_at_once(workers, probed, deadline.is_some());
+        // On a local disk they start now: starting them with the first
+        // directory submitted made `-R` of 200 x 1 000 5-8 % slower.
+        if workers > 0 && !lazily {
+            parallel::ready_watched_threads(at_once);
+        }
+        ReadAhead {
+            shared: Arc::default(),
+            context,
+            deadline,
+            at_once,
+            window: parallel::read_ahead_window(workers, descriptors),
+            jobs: HashMap::new(),
+            next_id: 0,
+            outstanding: 0,
+            withdrawn: HashSet::new(),
+            stale: HashSet::new(),
+            trial: Trial::default(),
+        }
+    }
+
+    /// How many directories may be read ahead at once.
+    pub fn window(&self) -> usize {
+        self.window
+    }
+
+    /// The walk has listed a directory of `entries` entries.
+    pub fn listed(&mut self, entries: usize) {
+        self.trial.listed();
+        (self.shared.listed).fetch_add(entries as u64, Ordering::Relaxed);
+    }
+
+    /// Forgets a withdrawn job that is submitted again under a new id.
+    pub fn forget(&mut self, id: u64) {
+        self.withdrawn.remove(&id);
+        self.stale.remove(&id);
+    }
+
+    /// Whether the threads run beside the walk, on another CPU (see
+    /// [`parallel::read_ahead_runs_beside`]).
+    pub fn runs_beside(&self) -> bool {
+        self.trial.beside()
+    }
+
+    /// Whether job `id`'s result was dropped as stale.
+    pub fn went_stale(&self, id: u64) -> bool {
+        self.stale.contains(&id)
+    }
+
+    /// Whether job `id` is still submitted (not withdrawn).
+    pub fn is_submitted(&self, id: u64) -> bool {
+        !self.withdrawn.contains(&id)
+    }
+
+    /// Drops the results that grew stale waiting (their descriptors and
+    /// names with them): those directories are read again when the walk
+    /// nears them.
+    pub fn expire(&mut self) {
+        if self.outstanding == 0 {
+            return;
+        }
+        let now = Instant::now();
+        let listed = self.shared.listed.load(Ordering::Relaxed);
+        let mut chains = lock(&self.shared.chains);
+        let old: Vec<u64> = (chains.ended.iter())
+            .filter(|(id, &(_, then))| {
+                let at = self.jobs.get(id).and_then(DirJob::ended_at);
+                at.is_some_and(|at| stale((at, then), now, listed))
+            })
+            .map(|(&id, _)| id)
+            .collect();
+        for &id in &old {
+            chains.collect(id);
+            self.jobs.remove(&id);
+            self.withdrawn.insert(id);
+            self.stale.insert(id);
+            self.outstanding -= 1;
+        }
+        drop(chains);
+        if !old.is_empty() {
+            self.start_chains();
+        }
+    }
+
+    /// Gives every descriptor of the read-ahead back and reads nothing
+    /// ahead any more: the walk itself met the descriptor limit. Without a
+    /// deadline, waits for the jobs under way.
+    pub fn release(&mut self) {
+        self.window = 0;
+        let mut chains = lock(&self.shared.chains);
+        chains.waiting.clear();
+        chains.ended.clear();
+        chains.held = 0;
+        for state in chains.on_chains.values_mut() {
+            *state = OnChain::Taken;
+        }
+        drop(chains);
+        for (id, job) in self.jobs.drain() {
+            if self.deadline.is_none() {
+                drop(job.wait());
+            }
+            self.withdrawn.insert(id);
+        }
+        self.outstanding = 0;
+    }
+
+    /// Queues the directories `(name, path)` under `parent`, in the order
+    /// they will be listed, as far as the window allows, withdrawing older
+    /// jobs that no thread started to make room (they are needed later).
+    /// Returns the job ids, one per directory queued.
+    pub fn submit(&mut self, parent: &Arc<OwnedFd>, dirs: Vec<(CString, Vec<u8>)>) -> Vec<u64> {
+        let Some(context) = &self.context else {
+            return Vec::new();
+        };
+        let window = self.window;
+        let dirs: Vec<_> = dirs.into_iter().take(window).collect();
+        let mut chains = lock(&self.shared.chains);
+        let excess = (self.outstanding + dirs.len()).saturating_sub(window);
+        let withdrawn = excess.min(chains.waiting.len());
+        for (id, _) in chains.waiting.drain(..withdrawn) {
+            self.jobs.remove(&id);
+            self.withdrawn.insert(id);
+        }
+        self.outstanding -= withdrawn;
+        let room = window - self.outstanding;
+        let first = self.next_id;
+        let count = dirs.len().min(room);
+        self.next_id += count as u64;
+        let ids: Vec<u64> = (first..self.next_id).collect();
+        if !ids.is_empty() {
+            self.trial.submitted();
+        }
+        self.outstanding += count;
+        // Reversed onto the stack: the first to be listed ends on top.
+        for (&id, (name, path)) in ids.iter().zip(dirs).rev() {
+            let (job, run) = DirJob::later(DirTask {
+                parent: Some(Arc::clone(parent)),
+                name,
+                path,
+                identify: true,
+                context: context.clone(),
+            });
+            self.jobs.insert(id, job);
+            chains.waiting.push((id, run));
+        }
+        drop(chains);
+        self.start_chains();
+        ids
+    }
+
+    /// Starts chains for the jobs waiting, as many as may run at once.
+    fn start_chains(&self) {
+        loop {
+            let mut chains = lock(&self.shared.chains);
+            let Some(first) = chains.next(self.at_once) else {
+                return;
+            };
+            chains.running += 1;
+            drop(chains);
+            let (shared, at_once, id) = (Arc::clone(&self.shared), self.at_once, first.0);
+            if !parallel::spawn_watched(move || chain(&shared, at_once, first)) {
+                // No thread: the walk reads this one, and those waiting,
+                // itself when it reaches them.
+                let mut chains = lock(&self.shared.chains);
+                chains.running -= 1;
+                chains.on_chains.insert(id, OnChain::Lost);
+                return;
+            }
+        }
+    }
+
+    /// The outcome of job `id`; `None` when no thread had started it, or
+    /// it went stale, or its open met the descriptor limit: the walk reads
+    /// the directory itself. Without a deadline the walk runs jobs still
+    /// waiting while it waits for this one.
+    pub fn take(&mut self, id: u64) -> Option<Outcome> {
+        self.trial.taken();
+        if self.withdrawn.remove(&id) {
+            self.stale.remove(&id);
+            return None;
+        }
+        self.outstanding = self.outstanding.saturating_sub(1);
+        let job = self.jobs.remove(&id)?;
+        let mut chains = lock(&self.shared.chains);
+        if let Some(i) = chains.waiting.iter().position(|(queued, _)| *queued == id) {
+            chains.waiting.remove(i);
+            return None;
+        }
+        if let Some(then) = chains.collect(id) {
+            drop(chains);
+            // Room under the budget again.
+            self.start_chains();
+            let now = Instant::now();
+            let listed = self.shared.listed.load(Ordering::Relaxed);
+            if job
+                .ended_at()
+                .is_some_and(|at| stale((at, then), now, listed))
+            {
+                return None;
+            }
+            return self.checked(job.wait().0);
+        }
+        match chains.on_chains.get(&id) {
+            Some(OnChain::Running) => drop(chains.on_chains.insert(id, OnChain::Taken)),
+            Some(OnChain::Lost) => {
+                chains.on_chains.remove(&id);
+                return None;
+            }
+            _ => {}
+        }
+        drop(chains);
+        if self.deadline.is_none() {
+            self.run_waiting_while(&job);
+        }
+        let (outcome, given_up) = job.wait();
+        if given_up {
+            // Its chain is left stuck: another takes its place, and the
+            // jobs waiting start at once.
+            let mut chains = lock(&self.shared.chains);
+            // Unless it returned meanwhile, and its chain went on.
+            if chains.on_chains.get(&id) == Some(&OnChain::Taken) {
+                chains.on_chains.insert(id, OnChain::GivenUp);
+                chains.running -= 1;
+                chains.hurry = true;
+            }
+            drop(chains);
+            self.start_chains();
+        }
+        self.checked(outcome)
+    }
+
+    /// The outcome, unless its open met the descriptor limit: then the
+    /// walk opens the directory itself, and the window shrinks to half
+    /// what the read-ahead holds.
+    fn checked(&mut self, outcome: Outcome) -> Option<Outcome> {
+        if matches!(&outcome, Err(e) if is_descriptor_exhaustion(e)) {
+            self.window = self.window.min(self.outstanding.div_ceil(2));
+            return None;
+        }
+        Some(outcome)
+    }
+
+    /// While `job` runs on a chain, the walk runs the jobs waiting itself,
+    /// the one needed next first (a job from the far end would wait
+    /// longest for its listing, and might go stale).
+    fn run_waiting_while(&self, job: &DirJob) {
+        while !job.ended() {
+            let mut chains = lock(&self.shared.chains);
+            let next = (chains.held < HELD_BYTES_MAX)
+                .then(|| chains.waiting.pop())
+                .flatten();
+            drop(chains);
+            let Some((id, run)) = next else {
+                return;
+            };
+            run.begin();
+            let bytes = run.run();
+            let listed = self.shared.listed.load(Ordering::Relaxed);
+            lock(&self.shared.chains).ended(id, bytes, listed);
+        }
+    }
+
+    /// Stops the chains (they end the job in hand, if any).
+    pub fn close(&mut self) {
+        let mut chains = lock(&self.shared.chains);
+        chains.closed = true;
+        chains.waiting.clear();
+        drop(chains);
+        self.jobs.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_read_ahead_goes_stale_after_200_ms() {
+        let t = Instant::now();
+        assert!(!stale((t, 0), t + READ_AHEAD_MAX_AGE, 0));
+        let later = t + READ_AHEAD_MAX_AGE + std::time::Duration::from_millis(1);
+        assert!(stale((t, 0), later, 0));
+    }
+
+    #[test]
+    fn a_result_read_ahead_goes_stale_after_10_000_entries_listed() {
+        let t = Instant::now();
+        assert!(!stale((t, 500), t, 500 + READ_AHEAD_MAX_LISTED_BETWEEN));
+        assert!(stale((t, 500), t, 501 + READ_AHEAD_MAX_LISTED_BETWEEN));
+    }
+}

@@ -1,0 +1,417 @@
+//! One directory's job, the one way a directory is read off the walk's
+//! thread: open it, identify it (`-R`), read it a getdents answer at a
+//! time (each answer handed over at once, so that a job given up keeps
+//! what was read), then learn what can be learned before the walk lists
+//! it. Without a deadline, that is its probes where the walk would make
+//! them one at a time, and its entries made and sorted; under
+//! `--timeout`, its probes start on the job's thread (`watched_probes`),
+//! or with nothing to probe its entries are made and sorted. Whoever
+//! needs the result waits for the job with the run's deadline (`None`:
+//! as long as it takes); a request in flight that waits past it is given
+//! up with ETIMEDOUT. The read-ahead (`ahead`) runs jobs before the walk
+//! reaches them; under `--timeout` the walk runs one for each directory
+//! it reaches unread.
+#![forbid(unsafe_code)]
+
+use std::cell::RefCell;
+use std::ffi::CString;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use super::dir_read::{sorted_ahead, DirRead, Listing, Outcome, PackedNames, PROBE_AHEAD_MAX};
+use super::filter::Filter;
+use super::probe::{FactsList, Prober};
+use super::watched_probes::Probes;
+use crate::config::Config;
+use crate::entry::Entry;
+use crate::parallel::tuning::WATCHED_WAKE_EVERY;
+use crate::parallel::{self, lock, Beat, Lookup, Strategy, Watched};
+use crate::plan::Plan;
+use crate::sys::dir::{open_dir, read_dir_batches, DirBuffer};
+use crate::sys::stat::{stat_fd, Base, Need};
+use crate::sys::xattr::{AclProbe, InDir};
+use crate::sys::Metadata;
+
+/// What every job of the run shares: what to probe, how to sort, and the
+/// deadline.
+#[derive(Clone)]
+pub(super) struct JobContext {
+    pub plan: Arc<Plan>,
+    pub xattrs: Arc<AclProbe>,
+    pub config: Arc<Config>,
+    /// Names sort in byte order (the walk's `collate_bytes`).
+    pub collate_bytes: bool,
+    /// `--timeout`: how long a request may wait before it is given up.
+    pub deadline: Option<Duration>,
+}
+
+/// What a directory's job has learned so far.
+#[derive(Default)]
+struct Progress {
+    opened: Option<std::io::Result<Arc<OwnedFd>>>,
+    ident: Option<std::io::Result<Metadata>>,
+    names: PackedNames,
+    /// Set when reading ended: the error that ended it, if any.
+    read: Option<Option<std::io::Error>>,
+    /// When the job's own requests ended (reading, and the probes made
+    /// on its thread without a deadline).
+    ended_at: Option<Instant>,
+    /// The probes done ahead, in entry order (not yet recorded in a
+    /// sorted listing).
+    facts: Option<FactsList>,
+    /// `--timeout`: the entries' probes, started once the directory was
+    /// read.
+    probes: Option<Arc<Probes>>,
+    /// The job is making and sorting the entries (no request: the walk
+    /// waits for it without a limit).
+    sorting: bool,
+    sorted: Option<Vec<Entry>>,
+    /// The walk waits for the sorting to end.
+    walk_waits: bool,
+    /// The walk took names while the directory was read (the job then
+    /// leaves the entries to it).
+    walk_took: bool,
+}
+
+/// A job's progress, and the signal that its sorting ended.
+#[derive(Default)]
+struct Shared {
+    progress: Mutex<Progress>,
+    sorted: Condvar,
+}
+
+/// One directory for a job: opened relative to `parent` by `name`, or by
+/// `name` alone (then its whole path), identified with `-R`.
+pub(super) struct DirTask {
+    pub parent: Option<Arc<OwnedFd>>,
+    pub name: CString,
+    pub path: Vec<u8>,
+    pub identify: bool,
+    pub context: JobContext,
+}
+
+/// The waiting side of a directory's job.
+pub(super) struct DirJob {
+    shared: Arc<Shared>,
+    identify: bool,
+    deadline: Option<Duration>,
+    /// `None`: no thread could take it (given up at once).
+    watched: Option<Watched>,
+}
+
+thread_local! {
+    /// Each job thread's getdents buffer, reused from job to job.
+    static BUFFER: RefCell<DirBuffer> = RefCell::default();
+}
+
+/// A job's own side: run by whichever thread starts it.
+pub(super) struct JobRun {
+    task: DirTask,
+    shared: Arc<Shared>,
+    beat: Beat,
+}
+
+impl JobRun {
+    /// Its clock starts: called by the thread that runs it, before anyone
+    /// can wait for it.
+    pub(super) fn begin(&self) {
+        self.beat.request();
+    }
+
+    /// Runs the job; returns the bytes its result holds until taken.
+    pub(super) fn run(self) -> usize {
+        run_job(self.task, &self.shared, self.beat);
+        lock(&self.shared.progress).bytes()
+    }
+
+    /// Begins it and runs it on a watched thread of its own (no thread:
+    /// it is dropped, and given up when waited for).
+    pub(super) fn start(self) {
+        self.begin();
+        parallel::spawn_watched(move || {
+            self.run();
+        });
+    }
+}
+
+impl Progress {
+    /// Bytes held for the walk: names, facts and entries made.
+    fn bytes(&self) -> usize {
+        let sorted = (self.sorted.iter().flatten()).map(super::dir_read::entry_bytes);
+        self.names.bytes() + self.facts.as_ref().map_or(0, FactsList::bytes) + sorted.sum::<usize>()
+    }
+}
+
+impl DirJob {
+    pub(super) fn start(task: DirTask) -> DirJob {
+        let (job, run) = DirJob::later(task);
+        run.start();
+        job
+    }
+
+    /// A job to be started by a thread of the caller's (see
+    /// [`JobRun::begin`]), and its handle.
+    pub(super) fn later(task: DirTask) -> (DirJob, JobRun) {
+        let shared = Arc::new(Shared::default());
+        let (beat, watched) = parallel::watch_later();
+        let job = DirJob {
+            shared: Arc::clone(&shared),
+            identify: task.identify,
+            deadline: task.context.deadline,
+            watched: Some(watched),
+        };
+        (job, JobRun { task, shared, beat })
+    }
+
+    /// When the job's requests ended, if they have.
+    pub(super) fn ended_at(&self) -> Option<Instant> {
+        lock(&self.shared.progress).ended_at
+    }
+
+    /// Whether what the walk waits for has ended.
+    pub(super) fn ended(&self) -> bool {
+        self.watched.as_ref().is_none_or(Watched::ended)
+    }
+
+    /// Waits until the directory is read (and, without a deadline, what is
+    /// done ahead), or its request in flight has waited the deadline, and
+    /// takes what was learned: the open's error, or the descriptor,
+    /// identity and names (made and sorted, when the job could), cut short
+    /// where a request was given up, and the probes under way. Also
+    /// whether a request was given up (its thread is left stuck in it).
+    pub(super) fn wait(self) -> (Outcome, bool) {
+        // A large directory's entries are made while it is still read.
+        let mut made = Vec::new();
+        let mut given_up = false;
+        while let Some(watched) = &self.watched {
+            let until = self.deadline.map(|_| Instant::now() + WATCHED_WAKE_EVERY);
+            if let Some(ended) = watched.wait_until(self.deadline, until) {
+                given_up = !ended;
+                break;
+            }
+            let mut progress = lock(&self.shared.progress);
+            if progress.sorting {
+                continue;
+            }
+            let names = std::mem::take(&mut progress.names);
+            progress.walk_took = true;
+            drop(progress);
+            names.unpack_into(&mut made);
+        }
+        let mut progress = lock(&self.shared.progress);
+        while progress.sorting {
+            progress.walk_waits = true;
+            progress = (self.shared.sorted.wait(progress)).unwrap_or_else(|e| e.into_inner());
+        }
+        let fd = match progress.opened.take() {
+            Some(Ok(fd)) => fd,
+            Some(Err(e)) => return (Err(e), given_up),
+            None => return (Err(parallel::timed_out()), given_up),
+        };
+        // The job's own reference is gone once it ended; else a copy.
+        let fd = match Arc::try_unwrap(fd).or_else(|fd| fd.try_clone()) {
+            Ok(fd) => fd,
+            Err(e) => return (Err(e), given_up),
+        };
+        let ident = (self.identify)
+            .then(|| (progress.ident.take()).unwrap_or_else(|| Err(parallel::timed_out())));
+        let read_error = match progress.read.take() {
+            Some(error) => error,
+            None => Some(parallel::timed_out()),
+        };
+        let probing = progress.probes.take();
+        if let Some(probes) = &probing {
+            // Reading given up: the probes are those of the names taken.
+            probes.seal();
+        }
+        let names = std::mem::take(&mut progress.names);
+        let listing = match progress.sorted.take() {
+            Some(entries) => Listing::Sorted(entries),
+            None if made.is_empty() => Listing::Names(names),
+            None => {
+                names.unpack_into(&mut made);
+                Listing::Made(made)
+            }
+        };
+        let read = DirRead {
+            fd,
+            ident,
+            listing: Some((listing, read_error)),
+            facts: progress.facts.take(),
+            probing,
+        };
+        (Ok(read), given_up)
+    }
+}
+
+/// The job: open, identify, read (handing names over a getdents answer at
+/// a time), then what can be done ahead of the walk (see the module's
+/// doc).
+fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
+    let progress = &shared.progress;
+    let base = (task.parent.as_ref()).map_or(Base::Cwd, |p| Base::Dir(p.as_fd()));
+    let fd = match open_dir(base, &task.name) {
+        Ok(fd) => Arc::new(fd),
+        Err(e) => {
+            lock(progress).opened = Some(Err(e));
+            return;
+        }
+    };
+    lock(progress).opened = Some(Ok(Arc::clone(&fd)));
+    let mut dev = None;
+    if task.identify {
+        beat.request();
+        let ident = stat_fd(fd.as_fd(), Need::INO, true);
+        dev = ident.as_ref().ok().map(|m| m.dev());
+        lock(progress).ident = Some(ident);
+    }
+    beat.request();
+    let context = &task.context;
+    let watched = context.deadline.is_some();
+    // Under a deadline, every entry probed, of a large local directory:
+    // the probes start while it is read, as without the option.
+    let early = (watched && context.plan.probes_files())
+        .then(|| parallel::watched_probes_while_reading(context.config.probes, fd.as_fd(), dev))
+        .flatten()
+        .map(|(from, shape)| (from, new_probes(&task, &fd, shape)));
+    if let Some((_, probes)) = &early {
+        lock(progress).probes = Some(Arc::clone(probes));
+    }
+    let filter = Filter::new(&context.config);
+    let mut helped = false;
+    let batch = RefCell::new(PackedNames::default());
+    // The names read since the last hand-over go to the walk, and to the
+    // probes started early (both under one lock: the walk that gives the
+    // reading up seals the probes with the names it takes).
+    let hand_over = |progress: &mut Progress| {
+        let mut batch = batch.borrow_mut();
+        if let Some((_, probes)) = &early {
+            probes.add_packed(batch.parts());
+        }
+        progress.names.append(&mut batch);
+    };
+    let read_error = BUFFER.with_borrow_mut(|buffer| {
+        read_dir_batches(
+            fd.as_fd(),
+            buffer,
+            |name| filter.keep(name),
+            |d| batch.borrow_mut().push(&d.name, d.file_type),
+            || {
+                let mut read = lock(progress);
+                hand_over(&mut read);
+                let count = read.names.len();
+                drop(read);
+                if let Some((from, probes)) = early.as_ref().filter(|_| !helped) {
+                    if count >= *from {
+                        probes.help(probes.workers() - 1);
+                        helped = true;
+                    }
+                }
+                beat.request();
+            },
+        )
+    });
+    let mut read = lock(progress);
+    hand_over(&mut read);
+    read.read = Some(read_error);
+    if !watched {
+        let names = std::mem::take(&mut read.names);
+        drop(read);
+        let (listing, facts) = ahead_of_the_walk(context, (fd.as_fd(), dev, &task.path), names);
+        let mut read = lock(progress);
+        match listing {
+            Ok(entries) => read.sorted = Some(entries),
+            Err(names) => (read.names, read.facts) = (names, facts),
+        }
+        read.ended_at = Some(Instant::now());
+        drop(read);
+        drop(fd);
+        return;
+    }
+    read.ended_at = Some(Instant::now());
+    // Not started while read: started now, if any entry needs a probe.
+    let probes = early.map(|(_, probes)| probes).or_else(|| {
+        let probed = context.plan.count_probed(read.names.iter().map(|(_, t)| t));
+        (probed > 0).then(|| {
+            let shape =
+                parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, probed);
+            let probes = new_probes(&task, &fd, shape);
+            probes.add_packed(read.names.parts());
+            read.probes = Some(Arc::clone(&probes));
+            probes
+        })
+    });
+    if let Some(probes) = &probes {
+        probes.seal();
+        probes.enlist();
+    }
+    // Nothing to probe: the entries are made and sorted here, unless the
+    // walk takes the names first.
+    let names = (probes.is_none() && !read.walk_took).then(|| std::mem::take(&mut read.names));
+    read.sorting = names.is_some();
+    drop(read);
+    drop(fd);
+    // Reading was what the walk waits for with a limit; the probes are
+    // watched on their own, and sorting makes no request.
+    drop(beat);
+    if let Some(names) = names {
+        let sort = (&*context.config, context.collate_bytes);
+        let sorted = sorted_ahead(sort, &names, None, 0).ok();
+        let mut read = lock(progress);
+        match sorted {
+            Some(entries) => read.sorted = Some(entries),
+            None => read.names = names,
+        }
+        read.sorting = false;
+        let walk_waits = read.walk_waits;
+        drop(read);
+        if walk_waits {
+            shared.sorted.notify_all();
+        }
+    }
+    if let Some(probes) = probes {
+        probes.work();
+    }
+}
+
+/// Without a deadline, what the job does ahead of the walk once a
+/// directory is read: probes its entries when the walk would probe them
+/// one at a time (a large local directory is left to the walk, which
+/// splits it; a network one too, whose probes may wait on the server: the
+/// walk prints its heading first, as GNU, which matters when one hangs),
+/// then makes and sorts the entries when nothing went wrong; else the
+/// names back, with the facts.
+fn ahead_of_the_walk(
+    context: &JobContext,
+    (fd, dev, path): (BorrowedFd<'_>, Option<(u32, u32)>, &[u8]),
+    names: PackedNames,
+) -> (Result<Vec<Entry>, PackedNames>, Option<FactsList>) {
+    let probed = context.plan.count_probed(names.iter().map(|(_, t)| t));
+    let strategy = parallel::probe_strategy(&context.config, fd, dev, probed);
+    let one_at_a_time = matches!(strategy, Strategy::Sequential);
+    let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && one_at_a_time).then(|| {
+        let prober = Prober {
+            plan: &context.plan,
+            xattrs: &context.xattrs,
+            dir: InDir { fd, path },
+            lookup: Lookup::ByName,
+        };
+        names.probe(&prober)
+    });
+    let sort = (&*context.config, context.collate_bytes);
+    match sorted_ahead(sort, &names, facts, probed) {
+        Ok(entries) => (Ok(entries), None),
+        Err(facts) => (Err(names), facts),
+    }
+}
+
+/// The probes of the entries the job reads, none added yet.
+fn new_probes(task: &DirTask, fd: &Arc<OwnedFd>, shape: (usize, usize)) -> Arc<Probes> {
+    let context = &task.context;
+    Probes::new(
+        (Arc::clone(&context.plan), Arc::clone(&context.xattrs)),
+        (Arc::clone(fd), task.path.clone()),
+        shape,
+    )
+}
