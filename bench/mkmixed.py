@@ -6,6 +6,11 @@ usage: mkmixed.py ROOT [N_FLAT] [N_DIRS] [N_PER_DIR]
 ROOT/mixed      N_FLAT (100 000) empty regular files in one directory
 ROOT/mixedtree  N_DIRS (200) directories of N_PER_DIR (1 000) files each
 
+bench/table.py also asks `trees(ROOT, name)` for the mid-size `-R` trees:
+tree400x500 (400 directories of 500 files), tree200x120 (200 directories
+of 120 files, each with a subdirectory of 120: 400 directories of 120) and
+tree2000x20 (2 000 directories of 20 files).
+
 Names are the ordinary kind: words in lower case, Capitalized or UPPER,
 joined by `_`, `-`, `.` or nothing, with digits (counters, dates, versions),
 a few accented or non-Latin names (about 3 %) and several extensions. In
@@ -72,6 +77,27 @@ def fill(d, n, rng):
                 continue
         seen.add(nm)
         os.close(os.open(os.path.join(d, nm), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+
+
+# name -> (directories, files in each, each with a subdirectory of as many)
+TREES = {
+    "tree400x500": (400, 500, False),
+    "tree200x120": (200, 120, True),
+    "tree2000x20": (2000, 20, False),
+}
+
+
+def trees(root, tree):
+    """Builds the mid-size tree `tree` of TREES under root, once."""
+    dirs, files, sub = TREES[tree]
+    if os.path.isdir(os.path.join(root, tree)):
+        return
+    rng = random.Random(39)
+    for k in range(dirs):
+        d = os.path.join(root, tree, f"{word(rng)}-{k:04d}")
+        fill(d, files, rng)
+        if sub:
+            fill(os.path.join(d, "sub"), files, rng)
 
 
 def main():

@@ -2,7 +2,7 @@
 """The speed table of issue 21: statls against GNU ls on ordinary names.
 
 usage: bench/table.py [--ours PATH] [--gnu /bin/ls] [--runs N] [--locales L,L]
-                      [--cells plain,color,l,R,lR] [--fixture DIR] [--keep]
+                      [--cells plain,color,l,R,lR,R400x500,R400x120,R2000x20] [--fixture DIR] [--keep]
                       [--ours-args ARGS]
 
 Builds the mixed-names fixtures (bench/mkmixed.py: 100 000 names in one
@@ -35,6 +35,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import mkmixed  # noqa: E402
 REPO = os.path.dirname(HERE)
 
 # case name -> (arguments, fixture)
@@ -44,10 +46,15 @@ CASES = {
     "l": (["-l"], "mixed"),
     "R": (["-R"], "mixedtree"),
     "lR": (["-lR"], "mixedtree"),
+    # Mid-size trees (mkmixed.TREES), built when first asked for.
+    "R400x500": (["-R"], "tree400x500"),
+    "R400x120": (["-R"], "tree200x120"),
+    "R2000x20": (["-R"], "tree2000x20"),
 }
 # The issue's goals (ratio to GNU); None: not asked for.
 GOALS = {
-    "C": {"plain": 0.50, "color": 0.50, "l": 0.40, "R": 0.50, "lR": 0.45},
+    "C": {"plain": 0.50, "color": 0.50, "l": 0.40, "R": 0.50, "lR": 0.45,
+          "R400x500": 0.45, "R400x120": 0.60},
     "en_US.UTF-8": {"plain": 0.50, "color": 0.55, "l": 0.45, "R": 0.60, "lR": 0.50},
     "de_DE.UTF-8": {"plain": 0.55, "l": 0.50},
     "ja_JP.UTF-8": {"plain": 0.55, "l": 0.50},
@@ -172,6 +179,8 @@ def main():
                     continue
                 args, fixture = CASES[cell]
                 path = os.path.join(root, fixture)
+                if fixture in mkmixed.TREES:
+                    mkmixed.trees(root, fixture)
                 note = "" if same_output(opts.gnu, ours, args, path, env) else "  (outputs differ)"
                 r = measure(opts.gnu, ours, args, path, env, opts.runs, opts.warmup, opts.rss_runs)
                 print(f"{loc:<12} {cell:<6} {r['ratio']:6.2f} {r['p10']:5.2f}-{r['p90']:<5.2f} "
