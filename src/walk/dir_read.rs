@@ -68,6 +68,11 @@ impl PackedNames {
         self.types.push(file_type);
     }
 
+    /// The names' types, in order.
+    pub fn types(&self) -> impl Iterator<Item = FileType> + '_ {
+        self.types.iter().copied()
+    }
+
     /// The names back to back, each with its NUL, and their types.
     pub fn parts(&self) -> (&[u8], &[FileType]) {
         (&self.bytes, &self.types)

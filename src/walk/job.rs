@@ -332,7 +332,7 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     read.ended_at = Some(Instant::now());
     // Not started while read: started now, if any entry needs a probe.
     let probes = early.map(|(_, probes)| probes).or_else(|| {
-        let probed = context.plan.count_probed(read.names.iter().map(|(_, t)| t));
+        let probed = context.plan.count_probed(read.names.types());
         (probed > 0).then(|| {
             let shape =
                 parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, probed);
@@ -387,7 +387,7 @@ fn ahead_of_the_walk(
     (fd, dev, path): (BorrowedFd<'_>, Option<(u32, u32)>, &[u8]),
     names: PackedNames,
 ) -> (Result<Vec<Entry>, PackedNames>, Option<FactsList>) {
-    let probed = context.plan.count_probed(names.iter().map(|(_, t)| t));
+    let probed = context.plan.count_probed(names.types());
     let strategy = parallel::probe_strategy(&context.config, fd, dev, probed);
     let one_at_a_time = matches!(strategy, Strategy::Sequential);
     let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && one_at_a_time).then(|| {
