@@ -95,7 +95,7 @@ impl Walker<'_> {
             return;
         };
         let mut wanted: Vec<&mut Pending> = Vec::new();
-        for item in work.iter_mut().rev() {
+        for (i, item) in work.iter_mut().rev().enumerate() {
             let Work::List(p) = item else {
                 break;
             };
@@ -103,6 +103,10 @@ impl Walker<'_> {
                 break;
             }
             match p.ahead {
+                // The walk lists the top one next: a job it would race for
+                // (and wait on, once a thread woke for it) unless one was
+                // under way already.
+                _ if i == 0 && !p.ahead.is_some_and(|id| ahead.is_submitted(id)) => {}
                 Some(id) if ahead.is_submitted(id) => {}
                 // Read ahead twice and gone stale waiting both times: the
                 // walk reads it when its turn comes (a directory is read
