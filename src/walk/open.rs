@@ -105,8 +105,10 @@ impl Walker<'_> {
             match p.ahead {
                 // The walk lists the top one next: a job it would race for
                 // (and wait on, once a thread woke for it) unless one was
-                // under way already.
-                _ if i == 0 && !p.ahead.is_some_and(|id| ahead.is_submitted(id)) => {}
+                // under way already; under a deadline it starts one anyway.
+                _ if i == 0
+                    && self.deadline.is_none()
+                    && !p.ahead.is_some_and(|id| ahead.is_submitted(id)) => {}
                 Some(id) if ahead.is_submitted(id) => {}
                 // Read ahead twice and gone stale waiting both times: the
                 // walk reads it when its turn comes (a directory is read
