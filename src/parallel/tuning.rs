@@ -27,13 +27,14 @@ pub const LOCAL_CHUNK: usize = 64;
 /// inode caches stop scaling for one directory beyond four.
 pub const LOCAL_THREADS_MAX: usize = 4;
 
-/// Names the walk hands a helper at a time while it still reads a large
-/// directory: large enough that the lock is rare, small enough that facts
-/// come back (and are freed) as it reads.
+/// Names the walk adds to a large directory's probes at a time while it
+/// still reads it: large enough that the lock is rare, small enough that
+/// facts come back (and are freed) as it reads.
 pub const READING_CHUNK: usize = 256;
 
-/// Such chunks that may wait for the helper before the walk probes the
-/// oldest itself.
+/// Such chunks that may wait for the probes' workers before the walk
+/// probes the oldest waiting itself: reading never runs far ahead of
+/// probing, and few names wait copied (bench/table.py, `-l`).
 pub const READING_BACKLOG_MAX: usize = 4;
 
 /// A probe this slow waited on something other than the CPU and the

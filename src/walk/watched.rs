@@ -6,7 +6,7 @@
 //! that cannot be opened, one whose reading stops (what was read before
 //! is listed). What was read is handed over a getdents answer at a time,
 //! so an entry costs the job no lock. Once read, the same thread goes on
-//! to the entries' probes (`watched_probes`), which the walk waits for
+//! to the entries' probes (`probes`), which the walk waits for
 //! after the heading, as GNU prints it before its stats. The walk starts
 //! such a job when it reaches a directory, or the read-ahead (`prefetch`)
 //! a few directories before.
@@ -20,18 +20,16 @@ use std::time::{Duration, Instant};
 
 use super::dir_read::{sorted_ahead, DirRead, Listing, Outcome, PackedNames};
 use super::filter::Filter;
-use super::probe::Problems;
-use super::watched_facts::stat_failed;
-use super::watched_probes::Probes;
+use super::probes::Probes;
 use super::{Pending, Walker};
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::parallel::tuning::WATCHED_WAKE_EVERY;
-use crate::parallel::{self, lock, Beat, Watched};
+use crate::parallel::{self, lock, Beat, Shape, Strategy, Watched};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_batches, DirBuffer};
 use crate::sys::stat::{stat_fd, Base, Need};
-use crate::sys::xattr::{AclProbe, InDir};
+use crate::sys::xattr::AclProbe;
 use crate::sys::Metadata;
 
 /// What a directory's job has learned so far.
@@ -252,8 +250,10 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     // Every entry probed, of a large local directory: the probes start
     // while it is read, as without the option.
     let early = (context.plan.probes_files())
-        .then(|| parallel::watched_probes_while_reading(context.config.probes, fd.as_fd(), dev))
+        .then(|| parallel::probe_while_reading(&context.config))
         .flatten()
+        .map(|from| (from, job_shape(&context.config, fd.as_fd(), dev, from)))
+        .filter(|(_, shape)| shape.splits())
         .map(|(from, shape)| (from, new_probes(&task, &fd, shape)));
     if let Some((_, probes)) = &early {
         lock(progress).probes = Some(Arc::clone(probes));
@@ -299,8 +299,7 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     let probes = early.map(|(_, probes)| probes).or_else(|| {
         let probed = context.plan.count_probed(read.names.iter().map(|(_, t)| t));
         (probed > 0).then(|| {
-            let shape =
-                parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, probed);
+            let shape = job_shape(&context.config, fd.as_fd(), dev, probed);
             let probes = new_probes(&task, &fd, shape);
             probes.add_packed(read.names.parts());
             read.probes = Some(Arc::clone(&probes));
@@ -340,8 +339,26 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     }
 }
 
+/// The shape of a job's probes (under `--timeout` always `Probes`').
+fn job_shape(
+    config: &Config,
+    fd: std::os::fd::BorrowedFd<'_>,
+    dev: Option<(u32, u32)>,
+    count: usize,
+) -> Shape {
+    match parallel::probe_strategy(config, fd, dev, count) {
+        Strategy::Probes(shape) => shape,
+        Strategy::Sequential => Shape {
+            workers: 1,
+            chunk: count,
+            pace: None,
+            watched: true,
+        },
+    }
+}
+
 /// The probes of the entries the job reads, none added yet.
-fn new_probes(task: &DirTask, fd: &Arc<OwnedFd>, shape: (usize, usize)) -> Arc<Probes> {
+fn new_probes(task: &DirTask, fd: &Arc<OwnedFd>, shape: Shape) -> Arc<Probes> {
     let context = &task.context;
     Probes::new(
         (Arc::clone(&context.plan), Arc::clone(&context.xattrs)),
@@ -380,50 +397,5 @@ impl Walker<'_> {
             context: self.job_context(),
         });
         Some(job.wait(limit))
-    }
-
-    /// Probes `entries` of `dir` on watched threads (`watched_probes`), or
-    /// waits for the probes its job started (`probing`); the facts are
-    /// recorded in directory order and what went wrong handed back,
-    /// indexed, for the walk to report.
-    pub(super) fn probe_watched(
-        &self,
-        dir: InDir<'_>,
-        dev: Option<(u32, u32)>,
-        entries: &mut [Entry],
-        (limit, probing): (Duration, Option<Arc<Probes>>),
-    ) -> Vec<(usize, Problems)> {
-        let probes = match probing {
-            Some(probes) => probes,
-            None => match dir.fd.try_clone_to_owned() {
-                Ok(fd) => {
-                    let count = entries.len();
-                    let shape =
-                        parallel::watched_probe_shape(self.config.probes, dir.fd, dev, count);
-                    let probes = Probes::new(
-                        (Arc::clone(&self.plan), Arc::clone(&self.xattrs)),
-                        (Arc::new(fd), dir.path.to_vec()),
-                        shape,
-                    );
-                    probes.add(entries.iter().map(|e| (&e.name, e.file_type)));
-                    probes
-                }
-                Err(_) => {
-                    let stats_failed = entries.iter_mut().map(|e| stat_failed().record_into(e));
-                    return stats_failed.enumerate().collect();
-                }
-            },
-        };
-        let mut problems = Vec::new();
-        let mut entries = entries.iter_mut().enumerate();
-        probes.run(limit, |facts| {
-            if let Some((i, entry)) = entries.next() {
-                let found = facts.record_into(entry);
-                if !found.is_empty() {
-                    problems.push((i, found));
-                }
-            }
-        });
-        problems
     }
 }
