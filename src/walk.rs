@@ -38,6 +38,7 @@ mod operands;
 mod prefetch;
 mod probe;
 mod probes;
+mod probing;
 mod report;
 mod trial;
 mod watched;
@@ -440,103 +441,6 @@ impl<'a> Walker<'a> {
         (entries, false)
     }
 
-    /// Reads a directory not read ahead; a large local one whose entries
-    /// all need probes is probed while it is read: from the count
-    /// `parallel::probe_while_reading` says, the names read go to the
-    /// directory's `Probes` a chunk at a time, its workers probing them
-    /// while the walk reads on, and once it is read the walk joins them.
-    /// Returns the entries and whether they were probed.
-    fn read_probing(
-        &mut self,
-        pending: &Pending,
-        dir: InDir<'_>,
-        dev: Option<(u32, u32)>,
-        filter: &filter::Filter,
-    ) -> (Vec<Entry>, bool) {
-        let from = parallel::probe_while_reading(self.config).filter(|_| self.plan.probes_files());
-        let Some(from) = from else {
-            return self.read_entries(pending, dir.fd, None, filter);
-        };
-        let mut entries = std::mem::take(&mut self.spare);
-        let mut buffer = std::mem::take(&mut self.dir_buffer);
-        let mut probes = None;
-        // Entries handed to the probes, and those whose facts are recorded.
-        let (mut added, mut recorded) = (0, 0);
-        let mut problems = Vec::new();
-        let mut record = |entries: &mut [Entry], facts: Facts| {
-            let found = facts.record_into(&mut entries[recorded]);
-            if !found.is_empty() {
-                problems.push((recorded, found));
-            }
-            recorded += 1;
-        };
-        let read_error = read_dir_each(
-            dir.fd,
-            &mut buffer,
-            |name| filter.keep(name),
-            |d| {
-                entries.push(Entry::new(d.name, d.file_type));
-                let n = entries.len();
-                if n == from {
-                    probes = self.probes_while_reading(dir, dev, n);
-                } else if n % tuning::READING_CHUNK != 0 {
-                    return;
-                }
-                let Some(probes) = &probes else { return };
-                probes.add(entries[added..].iter().map(|e| (&e.name, e.file_type)));
-                added = n;
-                // Reading outruns probing: past a few chunks waiting, the
-                // walk probes the oldest itself before reading on.
-                let waiting = tuning::READING_BACKLOG_MAX * tuning::READING_CHUNK;
-                probes.catch_up(waiting, &mut |facts| record(&mut entries, facts));
-            },
-        );
-        let probed = probes.is_some();
-        if let Some(probes) = probes {
-            probes.add(entries[added..].iter().map(|e| (&e.name, e.file_type)));
-            probes.run(None, |facts| record(&mut entries, facts));
-        }
-        self.dir_buffer = buffer;
-        self.report_read_error(pending, read_error);
-        for (i, problems) in problems {
-            self.report_problems(dir.path, &entries[i], problems);
-        }
-        (entries, probed)
-    }
-
-    /// The probes of a directory still read, its first `count` entries
-    /// read, when they pay before its end (a large local directory), with
-    /// their workers started.
-    fn probes_while_reading(
-        &self,
-        dir: InDir<'_>,
-        dev: Option<(u32, u32)>,
-        count: usize,
-    ) -> Option<Arc<probes::Probes>> {
-        let parallel::Strategy::Probes(shape) =
-            parallel::probe_strategy(self.config, dir.fd, dev, count)
-        else {
-            return None;
-        };
-        if !shape.splits() {
-            return None;
-        }
-        let probes = self.probes(dir, shape)?;
-        probes.help(probes.workers() - 1);
-        Some(probes)
-    }
-
-    /// The probes of directory `dir`'s entries, none added yet; `None`
-    /// when no descriptor is left to share the directory with the workers.
-    fn probes(&self, dir: InDir<'_>, shape: parallel::Shape) -> Option<Arc<probes::Probes>> {
-        let fd = dir.fd.try_clone_to_owned().ok()?;
-        Some(probes::Probes::new(
-            (Arc::clone(&self.plan), Arc::clone(&self.xattrs)),
-            (Arc::new(fd), dir.path.to_vec()),
-            shape,
-        ))
-    }
-
     /// Sorts the entries (unless `sorted` ahead) and prints them, after
     /// the `total` line.
     fn print_entries(&mut self, pending: &Pending, entries: &mut [Entry], sorted: bool) {
@@ -600,70 +504,6 @@ impl<'a> Walker<'a> {
             xattrs: &self.xattrs,
             dir,
             lookup,
-        }
-    }
-
-    /// Everything the plan asks to know about the entries of `dir` (their
-    /// stats, link targets, ACL markers, contexts), probed one at a time or
-    /// by the directory's `Probes` (`probing`: those its `--timeout` job
-    /// started) as `parallel::probe_strategy` says, with any error
-    /// reported in directory order either way.
-    fn complete_entries(
-        &mut self,
-        dir: InDir<'_>,
-        dev: Option<(u32, u32)>,
-        entries: &mut [Entry],
-        probing: Option<Arc<probes::Probes>>,
-    ) {
-        let probed = self.plan.count_probed(entries.iter().map(|e| e.file_type));
-        // Nothing to learn (a plain listing): the entries are not visited.
-        if probed == 0 {
-            return;
-        }
-        let deadline = self.config.timeout;
-        let probes = match probing {
-            Some(probes) => Some(probes),
-            None => match parallel::probe_strategy(self.config, dir.fd, dev, probed) {
-                parallel::Strategy::Probes(shape) => self.probes(dir, shape),
-                parallel::Strategy::Sequential => None,
-            },
-        };
-        let mut problems = Vec::new();
-        match probes {
-            Some(probes) => {
-                probes.add(entries.iter().map(|e| (&e.name, e.file_type)));
-                let mut each = entries.iter_mut().enumerate();
-                probes.run(deadline, |facts| {
-                    if let Some((i, entry)) = each.next() {
-                        let found = facts.record_into(entry);
-                        if !found.is_empty() {
-                            problems.push((i, found));
-                        }
-                    }
-                });
-            }
-            // Under a deadline the walk makes no request itself: with no
-            // descriptor for the workers, every stat is given up.
-            None if deadline.is_some() => {
-                let failed = entries
-                    .iter_mut()
-                    .map(|e| handover::stat_failed().record_into(e));
-                problems.extend(failed.enumerate());
-            }
-            None => {
-                let prober = self.prober(dir, Lookup::ByName);
-                for (i, entry) in entries.iter_mut().enumerate() {
-                    let found = prober
-                        .probe(&entry.name, entry.file_type)
-                        .record_into(entry);
-                    if !found.is_empty() {
-                        problems.push((i, found));
-                    }
-                }
-            }
-        }
-        for (i, problems) in problems {
-            self.report_problems(dir.path, &entries[i], problems);
         }
     }
 

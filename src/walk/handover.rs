@@ -106,11 +106,13 @@ impl Segment {
         start: usize,
         names: impl Iterator<Item = (impl AsRef<CStr>, FileType)>,
     ) -> Segment {
+        let n = names.size_hint().0;
         let mut segment = Segment {
             start,
-            bytes: Vec::new(),
-            ends: Vec::new(),
-            types: Vec::new(),
+            // Room for names of a typical length, allocated once.
+            bytes: Vec::with_capacity(n * 24),
+            ends: Vec::with_capacity(n),
+            types: Vec::with_capacity(n),
             results: Mutex::default(),
         };
         for (name, file_type) in names {

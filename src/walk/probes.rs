@@ -241,16 +241,17 @@ impl Probes {
         if n == 0 {
             return;
         }
-        let mut state = lock(&self.state);
         if !self.shape.watched {
             let probes = Arc::clone(self);
             let lent = move || {
                 probes.enlist();
                 probes.work();
             };
-            state.loans.push(parallel::lend(lent, n));
+            let loan = parallel::lend(lent, n);
+            lock(&self.state).loans.push(loan);
             return;
         }
+        let mut state = lock(&self.state);
         for _ in 0..n {
             if !self.start_worker(&mut state) {
                 break;
@@ -489,6 +490,8 @@ impl Probes {
     /// waits for every entry; with one, it makes no request itself, and
     /// gives up a request that waited the limit (`deadline`).
     pub(super) fn run(self: &Arc<Self>, deadline: Option<Duration>, mut record: impl FnMut(Facts)) {
+        // Watched workers are the shape of probes waited for with a limit.
+        debug_assert_eq!(deadline.is_some(), self.shape.watched);
         match deadline {
             Some(limit) => self.run_watched(limit, &mut record),
             None => self.run_blocking(&mut record),
@@ -511,10 +514,12 @@ impl Probes {
         state.workers += 1;
         drop(state);
         self.work_then(&mut || self.hand_over(record));
-        let mut state = lock(&self.state);
-        for loan in std::mem::take(&mut state.loans) {
+        // Every entry is taken: what no pool thread started is not needed.
+        let loans = std::mem::take(&mut lock(&self.state).loans);
+        for loan in loans {
             parallel::withdraw(loan);
         }
+        let mut state = lock(&self.state);
         while self.done(&state) < n {
             state.waiting = true;
             state = (self.changed.wait(state)).unwrap_or_else(|e| e.into_inner());
@@ -553,28 +558,6 @@ impl Probes {
             };
             lock(&self.state).ranges.push_front(rest);
         }
-    }
-
-    /// While the directory is read: while more than `waiting` entries
-    /// wait for a worker, the caller probes the oldest chunk itself (so
-    /// that reading never runs far ahead of probing); then hands over what
-    /// is ready.
-    pub(super) fn catch_up(&self, waiting: usize, record: &mut impl FnMut(Facts)) {
-        let prober = self.prober(Lookup::ByName);
-        loop {
-            let flight = {
-                let mut state = lock(&self.state);
-                let left: usize = state.ranges.iter().map(|r| r.items.len()).sum();
-                if left <= waiting {
-                    break;
-                }
-                self.chunk_of(&mut state)
-            };
-            let Some(flight) = flight else { break };
-            self.probe_chunk(&prober, &flight);
-            self.retire(&flight);
-        }
-        self.hand_over(record);
     }
 }
 

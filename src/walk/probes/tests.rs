@@ -120,9 +120,8 @@ fn under_a_deadline_entries_added_while_workers_wait_are_probed_once_each_in_ord
 }
 
 /// Without a deadline, as while a large directory is read: workers lent
-/// to the pool wait for entries, the caller probes the oldest chunks
-/// itself when too many wait, records what is ready as it goes, and
-/// joins the workers once every entry is added.
+/// to the pool wait for entries, the caller records what is ready as it
+/// adds more, and joins the workers once every entry is added.
 #[test]
 fn without_a_deadline_the_caller_works_too_and_every_entry_comes_once_in_order() {
     let (path, names) = sized_files(300, "blocking");
@@ -133,7 +132,7 @@ fn without_a_deadline_the_caller_works_too_and_every_entry_comes_once_in_order()
         |facts: Facts| sizes.push(facts.stat.and_then(Result::ok).and_then(|m| m.size()));
     for part in names.chunks(50) {
         probes.add(part.iter().map(|n| (n, FileType::Regular)));
-        probes.catch_up(16, &mut record);
+        probes.hand_over(&mut record);
     }
     probes.run(None, record);
     let _ = std::fs::remove_dir_all(&path);
