@@ -6,7 +6,7 @@
 //! given up there). Not the workers, nor who waits for them.
 #![forbid(unsafe_code)]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::ffi::CStr;
 use std::sync::{Arc, Mutex};
 
@@ -42,23 +42,17 @@ pub(super) struct Segment {
 /// entry before them was.
 #[derive(Default)]
 pub(super) struct InOrder {
-    /// The segments known so far, in order.
-    segments: Vec<Arc<Segment>>,
-    /// The segment of entry `next`: those before it are handed over.
-    at: usize,
+    /// The segments not yet handed over whole, in order: one handed over
+    /// is let go (its names freed once no worker holds it).
+    segments: VecDeque<Arc<Segment>>,
     next: usize,
     ready: BTreeMap<usize, FactsList>,
 }
 
 impl InOrder {
-    /// Segments known so far.
-    pub(super) fn known(&self) -> usize {
-        self.segments.len()
-    }
-
     /// Segments added after those known.
-    pub(super) fn learn(&mut self, segments: &[Arc<Segment>]) {
-        self.segments.extend(segments.iter().cloned());
+    pub(super) fn learn(&mut self, segments: impl Iterator<Item = Arc<Segment>>) {
+        self.segments.extend(segments);
     }
 
     /// Takes what was published and records what can be, in order: only
@@ -66,7 +60,7 @@ impl InOrder {
     /// each is handed over whole), so a hand-over costs no lock per
     /// segment of the directory.
     pub(super) fn drain(&mut self, record: &mut impl FnMut(Facts)) {
-        while let Some(segment) = self.segments.get(self.at) {
+        while let Some(segment) = self.segments.front() {
             self.ready.extend(lock(&segment.results).drain(..));
             while let Some(run) = self.ready.first_entry() {
                 if *run.key() > self.next {
@@ -83,7 +77,7 @@ impl InOrder {
             if self.next < segment.start + segment.len() {
                 break;
             }
-            self.at += 1;
+            self.segments.pop_front();
         }
     }
 

@@ -109,7 +109,7 @@ struct State {
     in_flight: Vec<Arc<Flight>>,
     /// Workers not given up.
     workers: usize,
-    /// Every segment, in order.
+    /// The segments added since the waiter last took them, in order.
     segments: Vec<Arc<Segment>>,
     /// Entries added so far.
     added: usize,
@@ -474,13 +474,7 @@ impl Probes {
     /// far as every entry before them was published (by whoever waits).
     pub(super) fn hand_over(&self, record: &mut impl FnMut(Facts)) {
         let mut order = lock(&self.order);
-        {
-            let state = lock(&self.state);
-            let known = order.known();
-            if state.segments.len() > known {
-                order.learn(&state.segments[known..]);
-            }
-        }
+        order.learn(lock(&self.state).segments.drain(..));
         order.drain(record);
     }
 
@@ -528,7 +522,6 @@ impl Probes {
         drop(state);
         self.hand_over(record);
         lock(&self.order).finish(n, record);
-        lock(&self.state).segments.clear();
     }
 
     /// Paced: the caller probes the first entries by name, one at a time

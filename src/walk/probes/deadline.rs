@@ -159,6 +159,5 @@ impl Probes {
         drop(state);
         self.hand_over(record);
         lock(&self.order).finish(n, record);
-        lock(&self.state).segments.clear();
     }
 }
