@@ -1,6 +1,7 @@
 //! Every decision about threads, and the only place that starts them: how
-//! a directory's entries are probed (inline, split over the CPUs, or paced
-//! by the device's answers onto the run's one probe pool), how many workers
+//! a directory's entries are probed (inline, or by `Probes` in a `Shape`:
+//! split over the CPUs, paced by the device's answers, or watched under
+//! `--timeout`), how many workers
 //! read subdirectories ahead with `-R`, whether a long listing is
 //! formatted on two threads, whether names are keyed and sorted on two
 //! threads. Each answer comes from the filesystem (local, or how fast a
@@ -16,7 +17,6 @@
 use std::os::fd::BorrowedFd;
 use std::sync::Arc;
 use std::thread::Builder;
-pub use std::thread::{scope, Scope};
 
 use crate::config::{Config, ProbeConcurrency};
 use crate::entry::Entry;
@@ -75,37 +75,82 @@ fn forced(n: usize) -> usize {
 }
 
 /// How one directory's entries are probed.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub enum Strategy {
     /// One at a time, by name, on the calling thread.
     Sequential,
-    /// A large local directory: by name, `chunk` entries at a time, on the
-    /// calling thread and up to `helpers` of the pool's.
-    Split { helpers: usize, chunk: usize },
-    /// A filesystem whose requests may wait on a server: one at a time
-    /// and by name while `pace` says its answers are fast (from a cache);
-    /// once they are slow, the rest by handle, one entry at a time, on the
-    /// calling thread and up to `helpers` of the pool's.
-    Paced { pace: Arc<Pace>, helpers: usize },
+    /// By the directory's `Probes`, in this shape.
+    Probes(Shape),
 }
 
-/// How to probe a directory's entries. On a network or FUSE filesystem:
-/// paced by the device's answers, up to [`MAX_PROBE_THREADS`] in flight
-/// once they are slow, as far as the descriptor budget allows. On a local
-/// disk: by name, one at a time, but split over the CPUs for a directory
-/// large enough to repay it. `STATLS_THREADS=N` overlaps N ways anywhere;
-/// `STATLS_THREADS=1`, nowhere.
+/// The shape of a directory's probes on more than one thread: a large
+/// local directory split over the CPUs (by name, [`LOCAL_CHUNK`] entries
+/// at a time); a filesystem whose requests may wait on a server, `pace`d
+/// (inline and by name while its answers are fast, from a cache; once
+/// they are slow, the rest by handle, an entry at a time, on more
+/// workers); under `--timeout`, `watched` (workers on watched threads,
+/// more joining when every probe in flight is slow).
+#[derive(Clone, Debug)]
+pub struct Shape {
+    /// Workers to start with: with no deadline the caller and those lent
+    /// to the run's probe pool; watched, those on watched threads.
+    pub workers: usize,
+    /// Entries a worker takes at a time.
+    pub chunk: usize,
+    pub pace: Option<Arc<Pace>>,
+    pub watched: bool,
+}
+
+impl Shape {
+    /// Whether probing pays from before the directory is read to its end:
+    /// probes split over several CPUs (not waiting on a server).
+    pub fn splits(&self) -> bool {
+        self.pace.is_none() && self.workers > 1
+    }
+}
+
+/// How to probe a directory's `count` entries. On a network or FUSE
+/// filesystem: paced by the device's answers, up to [`MAX_PROBE_THREADS`]
+/// in flight once they are slow, as far as the descriptor budget allows.
+/// On a local disk: by name, one at a time, but split over the CPUs for a
+/// directory large enough to repay it. `STATLS_THREADS=N` overlaps N ways
+/// anywhere; `STATLS_THREADS=1`, nowhere. Under `--timeout` every probe
+/// runs on a watched thread: a large local directory as it would be
+/// split; a small local one on one worker, all its entries at once (a
+/// worker whose probe is given up hands the rest back, so nothing is lost
+/// by taking many); elsewhere, and with `STATLS_THREADS=1`, one worker,
+/// an entry at a time.
 pub fn probe_strategy(
     config: &Config,
     dir: BorrowedFd<'_>,
     dev: Option<(u32, u32)>,
     count: usize,
 ) -> Strategy {
-    probe_strategy_for(config.probes, dir, dev, count)
+    let unwatched = unwatched_strategy(config.probes, dir, dev, count);
+    if config.timeout.is_none() {
+        return unwatched;
+    }
+    let (workers, chunk) = match unwatched {
+        Strategy::Probes(Shape {
+            pace: None,
+            workers,
+            chunk,
+            ..
+        }) => (workers, chunk),
+        Strategy::Sequential if config.probes == ProbeConcurrency::Auto => (1, count.max(1)),
+        _ => (1, 1),
+    };
+    Strategy::Probes(Shape {
+        workers,
+        chunk,
+        pace: None,
+        watched: true,
+    })
 }
 
-/// [`probe_strategy`] for `STATLS_THREADS` read as `probes`.
-fn probe_strategy_for(
+/// [`probe_strategy`] with no deadline, for `STATLS_THREADS` read as
+/// `probes`.
+fn unwatched_strategy(
     probes: ProbeConcurrency,
     dir: BorrowedFd<'_>,
     dev: Option<(u32, u32)>,
@@ -114,48 +159,33 @@ fn probe_strategy_for(
     if count < 2 || !threads_allowed() {
         return Strategy::Sequential;
     }
-    let in_flight = |n: usize| n.min(spare_descriptors()).saturating_sub(1);
+    let paced = |pace, n: usize| {
+        Strategy::Probes(Shape {
+            workers: n.min(spare_descriptors()).max(1),
+            chunk: 1,
+            pace: Some(pace),
+            watched: false,
+        })
+    };
     match probes {
         ProbeConcurrency::Sequential => Strategy::Sequential,
-        ProbeConcurrency::Forced(n) => Strategy::Paced {
-            pace: Pace::always_slow(),
-            helpers: in_flight(forced(n)),
-        },
+        ProbeConcurrency::Forced(n) => paced(Pace::always_slow(), forced(n)),
         ProbeConcurrency::Auto => {
             // From the cache: no request even on a network filesystem.
             let dev = dev.or_else(|| stat_fd(dir, Need::NONE, true).ok().map(|m| m.dev()));
             match dev {
-                Some(dev) if crate::sys::remote::is_remote(dev) => Strategy::Paced {
-                    pace: pace_of(dev),
-                    helpers: in_flight(MAX_PROBE_THREADS),
-                },
-                _ if count >= LOCAL_SPLIT_MIN => Strategy::Split {
-                    helpers: local_threads() - 1,
+                Some(dev) if crate::sys::remote::is_remote(dev) => {
+                    paced(pace_of(dev), MAX_PROBE_THREADS)
+                }
+                _ if count >= LOCAL_SPLIT_MIN && local_threads() > 1 => Strategy::Probes(Shape {
+                    workers: local_threads(),
                     chunk: LOCAL_CHUNK,
-                },
+                    pace: None,
+                    watched: false,
+                }),
                 _ => Strategy::Sequential,
             }
         }
-    }
-}
-
-/// How a directory's `count` probes start under `--timeout`, where each
-/// runs on a watched thread (`watch`): on how many workers, taking how
-/// many entries at a time. A large local directory as it would be split;
-/// a small local one on one worker, all its entries at once (a thread
-/// whose probe is given up hands the rest back, so nothing is lost by
-/// taking many); elsewhere, and with `STATLS_THREADS=1`, one worker, an
-/// entry at a time (more join it when every probe in flight is slow).
-pub fn watched_probe_shape(
-    probes: ProbeConcurrency,
-    dir: BorrowedFd<'_>,
-    dev: Option<(u32, u32)>,
-    count: usize,
-) -> (usize, usize) {
-    match probe_strategy_for(probes, dir, dev, count) {
-        Strategy::Split { helpers, chunk } => (helpers + 1, chunk),
-        Strategy::Sequential if probes == ProbeConcurrency::Auto => (1, count.max(1)),
-        _ => (1, 1),
     }
 }
 
@@ -175,38 +205,14 @@ pub fn jobs_at_once(workers: usize, probed: bool, deadline: bool) -> usize {
     }
 }
 
-/// Under `--timeout`: from how many entries a directory whose every entry
-/// is probed starts its probes while it is still read, and their shape
-/// ([`watched_probe_shape`]); as without the option, only a large local
-/// directory, with CPUs to spare.
-pub fn watched_probes_while_reading(
-    probes: ProbeConcurrency,
-    dir: BorrowedFd<'_>,
-    dev: Option<(u32, u32)>,
-) -> Option<(usize, (usize, usize))> {
-    let shape = watched_probe_shape(probes, dir, dev, LOCAL_SPLIT_MIN);
-    let overlap = probes == ProbeConcurrency::Auto && crate::sys::limits::cpus() > 1;
-    (overlap && shape.0 > 1).then_some((LOCAL_SPLIT_MIN, shape))
-}
-
-/// From how many entries a local directory's probes start while it is
-/// still being read (on a helper thread, the walk joining once reading
-/// ends): as many as make its probes worth splitting. `None` when nothing
-/// is overlapped: one CPU, threads turned off, or no threads allowed.
+/// From how many entries a directory whose every entry is probed starts
+/// its probes while it is still read (then only if its
+/// [`probe_strategy`] for that many [`Shape::splits`]: a large local
+/// directory): as many as make its probes worth splitting. `None` when
+/// nothing is overlapped: one CPU, threads turned off or not allowed.
 pub fn probe_while_reading(config: &Config) -> Option<usize> {
-    let watched = config.timeout.is_some();
     let overlap = config.probes == ProbeConcurrency::Auto && crate::sys::limits::cpus() > 1;
-    (overlap && threads_allowed() && !watched).then_some(LOCAL_SPLIT_MIN)
-}
-
-/// Whether a directory whose reading reached [`probe_while_reading`]'s
-/// count is one whose probes are split by name over the CPUs (a local
-/// one), rather than paced by a server's answers.
-pub fn splits_locally(config: &Config, dir: BorrowedFd<'_>, dev: Option<(u32, u32)>) -> bool {
-    matches!(
-        probe_strategy(config, dir, dev, LOCAL_SPLIT_MIN),
-        Strategy::Split { helpers: 1.., .. }
-    )
+    (overlap && threads_allowed()).then_some(LOCAL_SPLIT_MIN)
 }
 
 /// Sizes the run's probe pool, once the read-ahead workers are started:
@@ -342,19 +348,6 @@ pub fn sort_on_two_threads(config: &Config, names: usize, collating: bool) -> bo
         SORT_SPLIT_BYTES_MIN
     };
     names >= min && config.probes != ProbeConcurrency::Sequential && crate::sys::limits::cpus() > 1
-}
-
-/// Starts a thread in `scope` that probes entries while the walk reads
-/// more; whether it started.
-pub fn spawn_prober<'scope, 'env>(
-    scope: &'scope Scope<'scope, 'env>,
-    work: impl FnOnce() + Send + 'scope,
-) -> bool {
-    threads_allowed()
-        && Builder::new()
-            .stack_size(READ_AHEAD_STACK)
-            .spawn_scoped(scope, work)
-            .is_ok()
 }
 
 /// Runs `helper` on a second thread while `main` runs on this one; `main`

@@ -31,19 +31,17 @@ use probe::{Facts, Prober};
 
 mod ahead;
 mod chain;
-mod concurrent;
 mod dir_read;
 mod filter;
+mod handover;
 mod job;
 mod open;
 mod operands;
-mod pipeline;
 mod probe;
+mod probes;
+mod probing;
 mod report;
 mod trial;
-mod watched;
-mod watched_facts;
-mod watched_probes;
 
 /// A directory waiting to be listed.
 struct Pending {
@@ -439,41 +437,6 @@ impl<'a> Walker<'a> {
         (entries, false)
     }
 
-    /// Reads a directory not read ahead; a large local one whose entries
-    /// need probes is probed while it is read (`pipeline`). Returns the
-    /// entries and whether they were probed.
-    fn read_probing(
-        &mut self,
-        pending: &Pending,
-        dir: InDir<'_>,
-        dev: Option<(u32, u32)>,
-        filter: &filter::Filter,
-    ) -> (Vec<Entry>, bool) {
-        let from = parallel::probe_while_reading(self.config).filter(|_| self.plan.probes_files());
-        let Some(from) = from else {
-            return self.read_entries(pending, dir.fd, None, filter);
-        };
-        let mut entries = std::mem::take(&mut self.spare);
-        let mut buffer = std::mem::take(&mut self.dir_buffer);
-        let config = self.config;
-        let splits = || parallel::splits_locally(config, dir.fd, dev);
-        let prober = self.prober(dir, Lookup::ByName);
-        let read = pipeline::read_probing(
-            &prober,
-            dir.fd,
-            &mut buffer,
-            filter,
-            &mut entries,
-            (from, splits),
-        );
-        self.dir_buffer = buffer;
-        self.report_read_error(pending, read.read_error);
-        for (i, problems) in read.problems {
-            self.report_problems(dir.path, &entries[i], problems);
-        }
-        (entries, read.probed)
-    }
-
     /// Sorts the entries (unless `sorted` ahead) and prints them, after
     /// the `total` line.
     fn print_entries(&mut self, pending: &Pending, entries: &mut [Entry], sorted: bool) {
@@ -537,44 +500,6 @@ impl<'a> Walker<'a> {
             xattrs: &self.xattrs,
             dir,
             lookup,
-        }
-    }
-
-    /// Everything the plan asks to know about the entries of `dir` (their
-    /// stats, link targets, ACL markers, contexts), probed one at a time or
-    /// overlapped as the filesystem calls for, with any error reported in
-    /// directory order either way.
-    fn complete_entries(
-        &mut self,
-        dir: InDir<'_>,
-        dev: Option<(u32, u32)>,
-        entries: &mut [Entry],
-        probing: Option<Arc<watched_probes::Probes>>,
-    ) {
-        let probed = self.plan.count_probed(entries.iter().map(|e| e.file_type));
-        // Nothing to learn (a plain listing): the entries are not visited.
-        if probed == 0 {
-            return;
-        }
-        if let Some(limit) = self.config.timeout {
-            for (i, problems) in self.probe_watched(dir, dev, entries, (limit, probing)) {
-                self.report_problems(dir.path, &entries[i], problems);
-            }
-            return;
-        }
-        let strategy = parallel::probe_strategy(self.config, dir.fd, dev, probed);
-        let probing = concurrent::Probing {
-            plan: &self.plan,
-            xattrs: &self.xattrs,
-            dir,
-        };
-        let mut items = concurrent::InPlace {
-            entries,
-            problems: Vec::new(),
-        };
-        concurrent::probe_each(&probing, &mut items, &strategy);
-        for (i, problems) in items.problems {
-            self.report_problems(dir.path, &entries[i], problems);
         }
     }
 

@@ -9,7 +9,7 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::sync::Arc;
 
 use super::probe::{FactsList, Prober};
-use super::watched_probes::Probes;
+use super::probes::Probes;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::options::SortKey;
@@ -55,14 +55,6 @@ pub struct PackedNames {
 }
 
 impl PackedNames {
-    /// Room for `names` names of `bytes` bytes in all, allocated once.
-    pub fn with_capacity(names: usize, bytes: usize) -> PackedNames {
-        PackedNames {
-            bytes: Vec::with_capacity(bytes),
-            types: Vec::with_capacity(names),
-        }
-    }
-
     pub fn push(&mut self, name: &CStr, file_type: FileType) {
         self.bytes.extend_from_slice(name.to_bytes_with_nul());
         self.types.push(file_type);
@@ -102,10 +94,6 @@ impl PackedNames {
 
     pub fn len(&self) -> usize {
         self.types.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.types.is_empty()
     }
 
     /// What `prober` learns of each name, in order.

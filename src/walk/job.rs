@@ -4,7 +4,7 @@
 //! what was read), then learn what can be learned before the walk lists
 //! it. Without a deadline, that is its probes where the walk would make
 //! them one at a time, and its entries made and sorted; under
-//! `--timeout`, its probes start on the job's thread (`watched_probes`),
+//! `--timeout`, its probes start on the job's thread (`probes`),
 //! or with nothing to probe its entries are made and sorted. Whoever
 //! needs the result waits for the job with the run's deadline (`None`:
 //! as long as it takes); a request in flight that waits past it is given
@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 use super::dir_read::{sorted_ahead, DirRead, Listing, Outcome, PackedNames, PROBE_AHEAD_MAX};
 use super::filter::Filter;
 use super::probe::{FactsList, Prober};
-use super::watched_probes::Probes;
+use super::probes::Probes;
 use crate::config::Config;
 use crate::entry::Entry;
 use crate::parallel::tuning::WATCHED_WAKE_EVERY;
-use crate::parallel::{self, lock, Beat, Lookup, Strategy, Watched};
+use crate::parallel::{self, lock, Beat, Lookup, Shape, Strategy, Watched};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_batches, DirBuffer};
 use crate::sys::stat::{stat_fd, Base, Need};
@@ -272,8 +272,10 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     // Under a deadline, every entry probed, of a large local directory:
     // the probes start while it is read, as without the option.
     let early = (watched && context.plan.probes_files())
-        .then(|| parallel::watched_probes_while_reading(context.config.probes, fd.as_fd(), dev))
+        .then(|| parallel::probe_while_reading(&context.config))
         .flatten()
+        .map(|from| (from, job_shape(&context.config, fd.as_fd(), dev, from)))
+        .filter(|(_, shape)| shape.splits())
         .map(|(from, shape)| (from, new_probes(&task, &fd, shape)));
     if let Some((_, probes)) = &early {
         lock(progress).probes = Some(Arc::clone(probes));
@@ -334,8 +336,7 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     let probes = early.map(|(_, probes)| probes).or_else(|| {
         let probed = context.plan.count_probed(read.names.types());
         (probed > 0).then(|| {
-            let shape =
-                parallel::watched_probe_shape(context.config.probes, fd.as_fd(), dev, probed);
+            let shape = job_shape(&context.config, fd.as_fd(), dev, probed);
             let probes = new_probes(&task, &fd, shape);
             probes.add_packed(read.names.parts());
             read.probes = Some(Arc::clone(&probes));
@@ -406,8 +407,21 @@ fn ahead_of_the_walk(
     }
 }
 
+/// The shape of a job's probes (under `--timeout` always `Probes`').
+fn job_shape(config: &Config, fd: BorrowedFd<'_>, dev: Option<(u32, u32)>, count: usize) -> Shape {
+    match parallel::probe_strategy(config, fd, dev, count) {
+        Strategy::Probes(shape) => shape,
+        Strategy::Sequential => Shape {
+            workers: 1,
+            chunk: count,
+            pace: None,
+            watched: true,
+        },
+    }
+}
+
 /// The probes of the entries the job reads, none added yet.
-fn new_probes(task: &DirTask, fd: &Arc<OwnedFd>, shape: (usize, usize)) -> Arc<Probes> {
+fn new_probes(task: &DirTask, fd: &Arc<OwnedFd>, shape: Shape) -> Arc<Probes> {
     let context = &task.context;
     Probes::new(
         (Arc::clone(&context.plan), Arc::clone(&context.xattrs)),

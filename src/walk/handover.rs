@@ -1,12 +1,12 @@
-//! `--timeout`: what a directory's watched probes share besides their
-//! workers: the entries added at once (`Segment`: names packed, facts
-//! published a run at a time), what a probe knew when a request after its
-//! stat started (`Known`, for the facts of an entry given up there), and
-//! the facts handed to the walk in entry order as they are published
-//! (`InOrder`).
+//! What a directory's probes (`probes`) hand over, and how: the entries
+//! added at once (`Segment`: names packed, facts published a run at a
+//! time), the facts handed to the walk in entry order as they are
+//! published (`InOrder`), and under `--timeout` what a probe knew when a
+//! request after its stat started (`Known`, for the facts of an entry
+//! given up there). Not the workers, nor who waits for them.
 #![forbid(unsafe_code)]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::ffi::CStr;
 use std::sync::{Arc, Mutex};
 
@@ -25,7 +25,7 @@ pub(super) fn stat_failed() -> Facts {
 
 /// Entries added at once (a directory's probes may start while it is
 /// still read): their names and the facts published, a run of entries at
-/// a time (by a worker, every
+/// a time (by a worker, at the end of its chunk and watched every
 /// [`WATCHED_PUBLISH`](crate::parallel::tuning::WATCHED_PUBLISH) entries;
 /// given up, by whoever waits).
 pub(super) struct Segment {
@@ -42,40 +42,55 @@ pub(super) struct Segment {
 /// entry before them was.
 #[derive(Default)]
 pub(super) struct InOrder {
+    /// The segments not yet handed over whole, in order: one handed over
+    /// is let go (its names freed once no worker holds it).
+    segments: VecDeque<Arc<Segment>>,
     next: usize,
     ready: BTreeMap<usize, FactsList>,
 }
 
 impl InOrder {
-    /// Takes what was published and records what can be, in order.
-    pub(super) fn drain(&mut self, segments: &[Arc<Segment>], record: &mut impl FnMut(Facts)) {
-        for segment in segments {
+    /// Segments added after those known.
+    pub(super) fn learn(&mut self, segments: impl Iterator<Item = Arc<Segment>>) {
+        self.segments.extend(segments);
+    }
+
+    /// Takes what was published and records what can be, in order: only
+    /// the segment of the next entry is looked at (and those after it as
+    /// each is handed over whole), so a hand-over costs no lock per
+    /// segment of the directory.
+    pub(super) fn drain(&mut self, record: &mut impl FnMut(Facts)) {
+        while let Some(segment) = self.segments.front() {
             self.ready.extend(lock(&segment.results).drain(..));
-        }
-        while let Some(run) = self.ready.first_entry() {
-            if *run.key() > self.next {
-                break;
-            }
-            let start = *run.key();
-            for (item, facts) in (start..).zip(run.remove()) {
-                if item >= self.next {
-                    record(facts);
-                    self.next = item + 1;
+            while let Some(run) = self.ready.first_entry() {
+                if *run.key() > self.next {
+                    break;
+                }
+                let start = *run.key();
+                for (item, facts) in (start..).zip(run.remove()) {
+                    if item >= self.next {
+                        record(facts);
+                        self.next = item + 1;
+                    }
                 }
             }
+            if self.next < segment.start + segment.len() {
+                break;
+            }
+            self.segments.pop_front();
         }
     }
 
     /// Records the rest, up to entry `n` (an entry never published, which
     /// cannot be once every entry was counted, as given up).
     pub(super) fn finish(&mut self, n: usize, record: &mut impl FnMut(Facts)) {
-        while self.next < n {
-            let start = self.ready.first_key_value().map_or(n, |(&start, _)| start);
-            while self.next < start.min(n) {
-                record(stat_failed());
-                self.next += 1;
+        loop {
+            self.drain(record);
+            if self.next >= n {
+                return;
             }
-            self.drain(&[], record);
+            record(stat_failed());
+            self.next += 1;
         }
     }
 }
@@ -85,11 +100,13 @@ impl Segment {
         start: usize,
         names: impl Iterator<Item = (impl AsRef<CStr>, FileType)>,
     ) -> Segment {
+        let n = names.size_hint().0;
         let mut segment = Segment {
             start,
-            bytes: Vec::new(),
-            ends: Vec::new(),
-            types: Vec::new(),
+            // Room for names of a typical length, allocated once.
+            bytes: Vec::with_capacity(n * 24),
+            ends: Vec::with_capacity(n),
+            types: Vec::with_capacity(n),
             results: Mutex::default(),
         };
         for (name, file_type) in names {
