@@ -471,6 +471,44 @@ fn a_dead_mount_of_thousands_of_entries_costs_about_one_duration() {
     }
 }
 
+/// A large directory whose second getdents answer waits 100 ms: the walk
+/// makes entries of the names of the first while the rest is still read,
+/// and each entry is listed with its own stat, as GNU lists it. (The job
+/// once probed only the names read after the walk's last take, and their
+/// facts went to the first entries: sizes under other names, and the last
+/// entries listed as `?` with nothing reported, which showed as a dead
+/// mount's missing messages whenever the machine was loaded.)
+#[test]
+fn entries_made_while_a_directory_is_still_read_keep_their_own_stats() {
+    let t = TempDir::new("timeout-slow-read");
+    for i in 0..1500 {
+        t.file(format!("big/f{i:04}"), i % 97, 1_600_000_000 + i as i64);
+    }
+    let slow_second_read = Hang {
+        op: "readdir",
+        name: "big",
+    };
+    let args = ["--timeout=30", "-l", "--full-time", "big"];
+    let Some(gnu_ls) = gnu() else {
+        skipped("/bin/ls is not GNU ls 9.1; not compared");
+        return;
+    };
+    let Some(plain) = Latfs::mount(t.path(), "hang_ms=0") else {
+        return;
+    };
+    let theirs = run(&gnu_ls, plain.path(), &args[1..], &[]);
+    drop(plain);
+    for mode in MODES {
+        // A mount per run: only its second read of `big` is slow.
+        let options = format!("{},hang_nth=2", slow_second_read.hanging(100));
+        let Some(fs) = Latfs::mount(t.path(), &options) else {
+            return;
+        };
+        let ours = run(&ours(), fs.path(), &args, mode);
+        assert_same(&format!("ls {} {mode:?}", args.join(" ")), &theirs, &ours);
+    }
+}
+
 /// `top/` holding `n` directories that will not open (`deadNN`, a file
 /// each) and a healthy one after them (`live`), and that hang.
 fn dead_siblings(tag: &str, n: usize) -> (TempDir, Hang) {

@@ -30,6 +30,7 @@
  *   -o hang_op=OP          delay matching OP requests ...
  *   -o hang_name=GLOB      ... for names matching GLOB ...
  *   -o hang_ms=N           ... by N ms (default 10000) before answering ...
+ *   -o hang_nth=N          ... only the N-th matching one (default: all) ...
  *   -o hang_flag=PATH      ... only while PATH (outside the mount) exists,
  *                          so that a test can set up (e.g. chdir into the
  *                          mount) before the hang begins ...
@@ -90,6 +91,7 @@ struct options {
 	char *hang_op;
 	char *hang_name;
 	char *hang_flag;
+	unsigned long hang_nth;
 	unsigned long hang_ms;
 	int hang_intr;
 };
@@ -181,6 +183,7 @@ static int name_matches(const char *glob, const char *name)
 }
 
 static atomic_ulong fail_seen;
+static atomic_ulong hang_seen;
 
 /*
  * Called after begin() by the injectable requests, with the name of the
@@ -191,7 +194,8 @@ static atomic_ulong fail_seen;
 static int inject(fuse_req_t req, enum op op, const char *name)
 {
 	if (op_is(opt.hang_op, op) && name_matches(opt.hang_name, name) &&
-	    (!opt.hang_flag || access(opt.hang_flag, F_OK) == 0)) {
+	    (!opt.hang_flag || access(opt.hang_flag, F_OK) == 0) &&
+	    (!opt.hang_nth || atomic_fetch_add(&hang_seen, 1) + 1 == opt.hang_nth)) {
 		struct timespec start, now, tick = { 0, 1000000 };
 
 		clock_gettime(CLOCK_MONOTONIC, &start);
@@ -801,6 +805,7 @@ static const struct fuse_opt lat_opts[] = {
 	OPT("hang_name=%s", hang_name, 0),
 	OPT("hang_ms=%lu", hang_ms, 0),
 	OPT("hang_flag=%s", hang_flag, 0),
+	OPT("hang_nth=%lu", hang_nth, 0),
 	OPT("hang_intr", hang_intr, 1),
 	FUSE_OPT_END
 };
@@ -834,6 +839,7 @@ static void usage(const char *prog)
 	       "                    opendir readdir read) requests for matching names\n"
 	       "    -o hang_op=OP,hang_name=GLOB,hang_ms=N[,hang_intr]\n"
 	       "       [,hang_flag=PATH]  (hang only while PATH exists)\n"
+	       "       [,hang_nth=N]      (hang only the N-th matching request)\n"
 	       "                    delay them (hang_intr: EINTR on INTERRUPT)\n",
 	       prog);
 	fuse_cmdline_help();

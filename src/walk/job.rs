@@ -332,10 +332,13 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
         return;
     }
     read.ended_at = Some(Instant::now());
-    // Not started while read: started now, if any entry needs a probe.
+    // Not started while read: started now, if any entry needs a probe,
+    // unless the walk took names while it was read (the probes would be
+    // those of the rest alone, their facts handed to the first entries:
+    // the walk then probes its entries itself, on watched threads).
     let probes = early.map(|(_, probes)| probes).or_else(|| {
         let probed = context.plan.count_probed(read.names.types());
-        (probed > 0).then(|| {
+        (probed > 0 && !read.walk_took).then(|| {
             let shape = job_shape(&context.config, fd.as_fd(), dev, probed);
             let probes = new_probes(&task, &fd, shape);
             probes.add_packed(read.names.parts());
