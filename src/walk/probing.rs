@@ -128,7 +128,7 @@ impl Walker<'_> {
         if probed == 0 {
             return;
         }
-        let deadline = self.config.timeout;
+        let deadline = self.deadline;
         let probes = match probing {
             Some(probes) => Some(probes),
             None => match parallel::probe_strategy(self.config, dir.fd, dev, probed) {
