@@ -92,11 +92,20 @@ impl Runner {
             self.work.notify_all();
         }
         for _ in 0..start {
-            if self.spawn(Box::new(move || self.serve())).is_err() {
-                self.lock().started -= 1;
-            }
+            self.start_serving();
         }
         id
+    }
+
+    /// Starts a thread that serves the queue, counted in `started` by the
+    /// caller beforehand; whether it started (if not, the count is taken
+    /// back).
+    fn start_serving(&'static self) -> bool {
+        let started = self.spawn(Box::new(move || self.serve())).is_ok();
+        if !started {
+            self.lock().started -= 1;
+        }
+        started
     }
 
     /// Starts `n` threads more (as far as the limit allows), idle until
@@ -112,8 +121,7 @@ impl Runner {
             }
             threads.started += 1;
             drop(threads);
-            if self.spawn(Box::new(move || self.serve())).is_err() {
-                self.lock().started -= 1;
+            if !self.start_serving() {
                 return;
             }
         }
