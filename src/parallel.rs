@@ -273,6 +273,13 @@ pub fn read_ahead_window(workers: usize, descriptors: usize) -> usize {
     }
 }
 
+/// Whether each job of a read-ahead `window` may also hold its first
+/// subdirectory read (under `--timeout`, where the walk cannot read that
+/// one itself): a second descriptor per job, within `descriptors`.
+pub fn first_child_fits(workers: usize, window: usize, descriptors: usize) -> bool {
+    window > 0 && 2 * window + workers <= descriptors
+}
+
 /// Whether any of `dirs` (stat'ed operands) is on a network filesystem.
 pub fn any_remote(dirs: &[Entry]) -> bool {
     dirs.iter()

@@ -304,6 +304,15 @@ impl<'a> Walker<'a> {
         self.mean_entries = (self.mean_entries * (weight - 1) + entries.len()) / weight;
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
+            // Its first subdirectory may have been read with it.
+            if let Some((name, child)) = ahead.adopted() {
+                match work.last_mut() {
+                    Some(Work::List(p)) if p.name() == name && p.ahead.is_none() => {
+                        p.ahead = Some(child);
+                    }
+                    _ => ahead.withdraw(child),
+                }
+            }
         }
         // The last listing's entries are left for the exit to reclaim (see
         // `app::run`): freeing 100 000 names one by one takes a millisecond.

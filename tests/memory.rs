@@ -26,7 +26,7 @@ use util::{gnu, ours, TempDir};
 /// (128 KiB); per worker, its 64 KiB stack, its 32 KiB getdents buffer and
 /// the first pages of its malloc arena (128 KiB); and the results read
 /// ahead: at most 320 KiB of names, probes and sorted entries waiting to
-/// be listed (`HELD_BYTES_MAX` in src/walk/prefetch.rs), plus one
+/// be listed (`HELD_BYTES_MAX` in src/parallel/tuning.rs), plus one
 /// directory in hand per thread reading ahead (the workers, and the walk
 /// when it takes a job itself), whose probes and whose entries each fill at
 /// most half that, half again for the chunks malloc keeps in the arena

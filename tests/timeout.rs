@@ -543,6 +543,46 @@ fn dead_subdirectories_read_ahead_together_cost_about_one_duration() {
     assert!(took < duration * 3 + Duration::from_secs(2), "{took:?}");
 }
 
+/// Under `--timeout` a job read ahead also reads its directory's first
+/// subdirectory (the walk lists it next and may not read it itself):
+/// where that one will not open, it is given up alone, in one DURATION,
+/// and the listing goes on with its siblings and its parent's siblings.
+#[test]
+fn a_dead_first_subdirectory_read_with_its_parent_is_given_up_alone() {
+    let t = TempDir::new("timeout-dead-child");
+    t.file("top/a/dead/f", 1, 1_600_000_000)
+        .file("top/a/live/h", 2, 1_600_000_000)
+        .file("top/a/x", 3, 1_600_000_000)
+        .file("top/b/dead/g", 4, 1_600_000_000)
+        .file("top/c/y", 5, 1_600_000_000);
+    let hang = Hang {
+        op: "opendir",
+        name: "dead",
+    };
+    let cases: &[&[&str]] = &[&["-R", "top"], &["-R", "-l", "top"]];
+    let Some(theirs) = oracle(t.path(), &hang, cases) else {
+        return;
+    };
+    // One read-ahead thread (a window of eight, room for the children)
+    // and two, and the default (on FUSE, no room: no child read ahead).
+    let modes: &[&[(&str, &str)]] = &[&[("STATLS_THREADS", "1")], &[("STATLS_THREADS", "2")], &[]];
+    for (args, theirs) in cases.iter().zip(&theirs) {
+        for env in modes {
+            // A mount per run: the hung requests hold latfs's threads.
+            let Some(fs) = Latfs::mount(t.path(), &hang.hanging(30_000)) else {
+                return;
+            };
+            let mut mine = vec!["--timeout=1"];
+            mine.extend_from_slice(args);
+            let (ours, took) = timed(&ours(), fs.path(), &mine, env);
+            let what = format!("ls {} {env:?}", mine.join(" "));
+            assert_same(&what, theirs, &ours);
+            // Two dead directories, one DURATION each at most.
+            assert!(took < bound(Duration::from_secs(2)), "{what}: {took:?}");
+        }
+    }
+}
+
 /// Sixty sibling directories that will not open: once the first is given
 /// up, the read-ahead starts every job it holds at once (a chain stuck in
 /// a dead directory no longer holds up those behind it), so they cost a

@@ -88,6 +88,10 @@ pub(super) struct DirTask {
     pub name: CString,
     pub path: Vec<u8>,
     pub identify: bool,
+    /// Under `--timeout`: once its entries are sorted, its first
+    /// subdirectory is the next job of the same thread (the walk lists it
+    /// right after, and cannot read it itself).
+    pub first_child: bool,
     pub context: JobContext,
 }
 
@@ -119,10 +123,12 @@ impl JobRun {
         self.beat.request();
     }
 
-    /// Runs the job; returns the bytes its result holds until taken.
-    pub(super) fn run(self) -> usize {
-        run_job(self.task, &self.shared, self.beat);
-        lock(&self.shared.progress).bytes()
+    /// Runs the job; returns the bytes its result holds until taken, and
+    /// the task of its first subdirectory when it asks for one (see
+    /// [`DirTask::first_child`]).
+    pub(super) fn run(self) -> (usize, Option<DirTask>) {
+        let child = run_job(self.task, &self.shared, self.beat);
+        (lock(&self.shared.progress).bytes(), child)
     }
 
     /// Begins it and runs it on a watched thread of its own (no thread:
@@ -247,15 +253,20 @@ impl DirJob {
 
 /// The job: open, identify, read (handing names over a getdents answer at
 /// a time), then what can be done ahead of the walk (see the module's
-/// doc).
-fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
+/// doc); returns its first subdirectory's task, when asked for.
+fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     let progress = &shared.progress;
-    let base = (task.parent.as_ref()).map_or(Base::Cwd, |p| Base::Dir(p.as_fd()));
-    let fd = match open_dir(base, &task.name) {
+    // The parent's descriptor is let go once opened from: the walk takes
+    // it whole when it lists the parent.
+    let parent = task.parent.take();
+    let base = (parent.as_ref()).map_or(Base::Cwd, |p| Base::Dir(p.as_fd()));
+    let opened = open_dir(base, &task.name);
+    drop(parent);
+    let fd = match opened {
         Ok(fd) => Arc::new(fd),
         Err(e) => {
             lock(progress).opened = Some(Err(e));
-            return;
+            return None;
         }
     };
     lock(progress).opened = Some(Ok(Arc::clone(&fd)));
@@ -329,7 +340,7 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
         read.ended_at = Some(Instant::now());
         drop(read);
         drop(fd);
-        return;
+        return None;
     }
     read.ended_at = Some(Instant::now());
     // Not started while read: started now, if any entry needs a probe,
@@ -355,13 +366,16 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     let names = (probes.is_none() && !read.walk_took).then(|| std::mem::take(&mut read.names));
     read.sorting = names.is_some();
     drop(read);
+    let parent = (task.first_child && names.is_some()).then(|| Arc::clone(&fd));
     drop(fd);
     // Reading was what the walk waits for with a limit; the probes are
     // watched on their own, and sorting makes no request.
     drop(beat);
+    let mut child = None;
     if let Some(names) = names {
         let sort = (&*context.config, context.collate_bytes);
         let sorted = sorted_ahead(sort, &names, None, 0).ok();
+        child = parent.zip(sorted.as_deref()).and_then(|(fd, e)| first_child(&task, fd, e));
         let mut read = lock(progress);
         match sorted {
             Some(entries) => read.sorted = Some(entries),
@@ -377,6 +391,25 @@ fn run_job(task: DirTask, shared: &Shared, beat: Beat) {
     if let Some(probes) = probes {
         probes.work();
     }
+    child
+}
+
+/// The task of the first subdirectory among `entries` (sorted: the one
+/// the walk lists next), opened under `fd`, asking for its own first
+/// child in turn.
+fn first_child(task: &DirTask, fd: Arc<OwnedFd>, entries: &[Entry]) -> Option<DirTask> {
+    let dir = entries.iter().find(|e| {
+        let name = e.name_bytes();
+        e.file_type == crate::sys::FileType::Directory && name != b"." && name != b".."
+    })?;
+    Some(DirTask {
+        parent: Some(fd),
+        name: dir.name.clone(),
+        path: crate::sys::path::child_path(&task.path, dir.name_bytes()),
+        identify: true,
+        first_child: true,
+        context: task.context.clone(),
+    })
 }
 
 /// Without a deadline, what the job does ahead of the walk once a

@@ -164,6 +164,7 @@ impl Walker<'_> {
             name,
             path: pending.path.clone(),
             identify: self.config.recursive,
+            first_child: false,
             context: self.job_context().clone(),
         });
         Some(job.wait().0)
