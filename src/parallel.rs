@@ -273,6 +273,31 @@ pub fn read_ahead_window(workers: usize, descriptors: usize) -> usize {
     }
 }
 
+/// The most directories read ahead at once within `descriptors`, by
+/// `workers` threads (each holding one for its probe handle), each job
+/// holding two with its `first_child`.
+pub fn read_ahead_window_max(workers: usize, descriptors: usize, first_child: bool) -> usize {
+    let free = descriptors.saturating_sub(workers);
+    if first_child {
+        free / 2
+    } else {
+        free
+    }
+}
+
+/// Under `--timeout`, where the walk reads no directory itself and the
+/// window is all that overlaps the jobs with it: directories read ahead
+/// at once, for directories of `mean` entries, as many as stay fresh (half
+/// the entries [`READ_AHEAD_MAX_LISTED_BETWEEN`] lets the walk list between
+/// a job's end and its directory's listing), from `window` up to `max`
+/// (bench/table.py `--ours-args=--timeout=30`: `-R` of 2 000 directories of
+/// 20 took 48 ms with 8 at once, 39 with 21; of 400 of 500, 66 with 10 and
+/// 77 with 21).
+pub fn deadline_window(window: usize, max: usize, mean: usize) -> usize {
+    let fresh = READ_AHEAD_MAX_LISTED_BETWEEN as usize / (2 * mean.max(1));
+    fresh.max(window).min(max)
+}
+
 /// Whether each job of a read-ahead `window` may also hold its first
 /// subdirectory read (under `--timeout`, where the walk cannot read that
 /// one itself): a second descriptor per job, within `descriptors`.
@@ -390,5 +415,18 @@ mod tests {
         assert!(!read_ahead_runs_beside(Duration::from_micros(8_999), wall));
         assert!(read_ahead_runs_beside(Duration::from_millis(9), wall));
         assert!(read_ahead_runs_beside(Duration::from_millis(16), wall));
+    }
+
+    #[test]
+    fn under_a_deadline_the_window_holds_what_stays_fresh_within_the_descriptors() {
+        // 1 000-entry directories: the usual window (ten would be as fresh).
+        assert_eq!(deadline_window(8, 21, 1_000), 8);
+        // 500: ten of them are 5 000 entries, half the staleness bound.
+        assert_eq!(deadline_window(8, 21, 500), 10);
+        // 20: as many as the descriptors hold, two each with a first child.
+        let max = read_ahead_window_max(1, 44, true);
+        assert_eq!(max, 21);
+        assert_eq!(deadline_window(8, max, 20), 21);
+        assert_eq!(deadline_window(8, max, 0), 21);
     }
 }

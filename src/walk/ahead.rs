@@ -206,6 +206,9 @@ pub struct ReadAhead {
     /// Directories that may be read ahead at once, at most (lowered when
     /// an open meets the descriptor limit).
     window: usize,
+    /// Under `--timeout`, the window for small directories and its most
+    /// (see [`parallel::deadline_window`]): `(window, max)`.
+    bounds: (usize, usize),
     jobs: HashMap<u64, DirJob>,
     /// Under `--timeout` (descriptors allowing), each job also reads its
     /// first subdirectory.
@@ -244,6 +247,9 @@ impl ReadAhead {
         let probed = context.as_ref().is_some_and(|c| c.plan.probes_files());
         let at_once = parallel::jobs_at_once(workers, probed, deadline.is_some());
         let window = parallel::read_ahead_window(workers, descriptors);
+        let first_child =
+            deadline.is_some() && parallel::first_child_fits(workers, window, descriptors);
+        let max = parallel::read_ahead_window_max(workers, descriptors, first_child);
         // On a local disk they start now: starting them with the first
         // directory submitted made `-R` of 200 x 1 000 5-8 % slower.
         if workers > 0 && !lazily {
@@ -255,9 +261,9 @@ impl ReadAhead {
             deadline,
             at_once,
             window,
+            bounds: (window, max.max(window)),
             jobs: HashMap::new(),
-            first_child: deadline.is_some()
-                && parallel::first_child_fits(workers, window, descriptors),
+            first_child,
             adopted: None,
             outstanding: 0,
             withdrawn: HashSet::new(),
@@ -266,8 +272,13 @@ impl ReadAhead {
         }
     }
 
-    /// How many directories may be read ahead at once.
-    pub fn window(&self) -> usize {
+    /// How many directories may be read ahead at once, where those listed
+    /// lately held `mean` entries.
+    pub fn window(&mut self, mean: usize) -> usize {
+        if self.deadline.is_some() {
+            let (window, max) = self.bounds;
+            self.window = parallel::deadline_window(window, max, mean);
+        }
         self.window
     }
 
@@ -335,6 +346,7 @@ impl ReadAhead {
     /// deadline, waits for the jobs under way.
     pub fn release(&mut self) {
         self.window = 0;
+        self.bounds = (0, 0);
         let mut chains = lock(&self.shared.chains);
         chains.waiting.clear();
         chains.ended.clear();
@@ -515,6 +527,8 @@ impl ReadAhead {
     fn checked(&mut self, outcome: Outcome) -> Option<Outcome> {
         if matches!(&outcome, Err(e) if is_descriptor_exhaustion(e)) {
             self.window = self.window.min(self.outstanding.div_ceil(2));
+            let (window, max) = self.bounds;
+            self.bounds = (window.min(self.window), max.min(self.window));
             return None;
         }
         Some(outcome)

@@ -88,7 +88,8 @@ impl Walker<'_> {
         let sizes = (self.mean_entries, beside);
         let pays =
             parallel::read_ahead_pays(self.config, self.remote, probed, sizes, self.deadline);
-        if ahead.window() == 0 || !pays {
+        let window = ahead.window(self.mean_entries);
+        if window == 0 || !pays {
             return;
         }
         let Some(parent) = self.chain.parent_shared() else {
@@ -99,7 +100,7 @@ impl Walker<'_> {
             let Work::List(p) = item else {
                 break;
             };
-            if p.operand || wanted.len() == ahead.window() {
+            if p.operand || wanted.len() == window {
                 break;
             }
             match p.ahead {
