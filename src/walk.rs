@@ -305,9 +305,9 @@ impl<'a> Walker<'a> {
         if let Some(id) = id {
             self.queue_subdirectories(work, id, fd, &pending.path, &entries);
             // Its first subdirectory may have been read with it.
-            if let Some((name, child)) = ahead.adopted() {
+            if let Some((path, child)) = ahead.adopted() {
                 match work.last_mut() {
-                    Some(Work::List(p)) if p.name() == name && p.ahead.is_none() => {
+                    Some(Work::List(p)) if p.path == path && p.ahead.is_none() => {
                         p.ahead = Some(child);
                     }
                     _ => ahead.withdraw(child),

@@ -88,7 +88,7 @@ struct Chains {
     held: usize,
     closed: bool,
     /// First subdirectories their parents' chains went on with (see
-    /// [`DirTask::first_child`]), by the parent's id: the name, and the
+    /// [`DirTask::first_child`]), by the parent's id: the path, and the
     /// child's id and job, until the walk takes the parent.
     adopted: HashMap<u64, (Vec<u8>, u64, DirJob)>,
 }
@@ -119,11 +119,11 @@ impl Chains {
         if self.closed || self.held >= HELD_BYTES_MAX {
             return None;
         }
-        let name = task.name.as_bytes().to_vec();
+        let path = task.path.clone();
         let (job, run) = DirJob::later(task);
         run.begin();
         self.on_chains.insert(child, OnChain::Running);
-        self.adopted.insert(parent, (name, child, job));
+        self.adopted.insert(parent, (path, child, job));
         Some((child, run))
     }
 
@@ -213,7 +213,7 @@ pub struct ReadAhead {
     /// Under `--timeout` (descriptors allowing), each job also reads its
     /// first subdirectory.
     first_child: bool,
-    /// The first subdirectory read with the job last taken: its name and
+    /// The first subdirectory read with the job last taken: its path and
     /// job id, until the walk finds it next in line (or not).
     adopted: Option<(Vec<u8>, u64)>,
     /// Jobs submitted and not yet taken back.
@@ -452,10 +452,10 @@ impl ReadAhead {
             return None;
         }
         if let Some(then) = chains.collect(id) {
-            if let Some((name, child, job)) = chains.adopted.remove(&id) {
+            if let Some((path, child, job)) = chains.adopted.remove(&id) {
                 self.jobs.insert(child, job);
                 self.outstanding += 1;
-                self.adopted = Some((name, child));
+                self.adopted = Some((path, child));
             }
             drop(chains);
             // Room under the budget again.
@@ -503,8 +503,9 @@ impl ReadAhead {
     }
 
     /// The first subdirectory read with the directory last taken, if any:
-    /// its name and job id. The walk takes it as that subdirectory's job
-    /// when it lists it next, else withdraws it.
+    /// its path and job id. The walk takes it as that subdirectory's job
+    /// when it lists it next (the same path: not a namesake of another
+    /// directory's), else withdraws it.
     pub fn adopted(&mut self) -> Option<(Vec<u8>, u64)> {
         self.adopted.take()
     }
