@@ -43,6 +43,13 @@ mod probing;
 mod report;
 mod trial;
 
+/// Whether `-R` lists entry `e` below its directory: a directory, but
+/// not `.` or `..`.
+fn is_listed_below(e: &Entry) -> bool {
+    let name = e.name_bytes();
+    e.file_type == FileType::Directory && name != b"." && name != b".."
+}
+
 /// A directory waiting to be listed.
 struct Pending {
     path: Vec<u8>,
@@ -484,22 +491,16 @@ impl<'a> Walker<'a> {
     ) {
         work.push(Work::Leave);
         self.chain.push(id, fd);
-        for e in entries.iter().rev() {
+        for e in entries.iter().rev().filter(|e| is_listed_below(e)) {
             let name = e.name_bytes();
-            if name == b"." || name == b".." {
-                continue;
-            }
-            let is_dir = e.file_type == FileType::Directory;
-            if is_dir {
-                let path = child_path(base, name);
-                work.push(Work::List(Pending {
-                    name_at: path.len() - name.len(),
-                    path,
-                    operand: false,
-                    ahead: None,
-                    stale_once: false,
-                }));
-            }
+            let path = child_path(base, name);
+            work.push(Work::List(Pending {
+                name_at: path.len() - name.len(),
+                path,
+                operand: false,
+                ahead: None,
+                stale_once: false,
+            }));
         }
     }
 

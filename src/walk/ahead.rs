@@ -437,9 +437,7 @@ impl ReadAhead {
     /// waiting while it waits for this one.
     pub fn take(&mut self, id: u64) -> Option<Outcome> {
         self.trial.taken();
-        if let Some((_, child)) = self.adopted.take() {
-            self.withdraw(child);
-        }
+        self.withdraw_adopted();
         if self.withdrawn.remove(&id) {
             self.stale.remove(&id);
             return None;
@@ -466,9 +464,7 @@ impl ReadAhead {
                 .ended_at()
                 .is_some_and(|at| stale((at, then), now, listed))
             {
-                if let Some((_, child)) = self.adopted.take() {
-                    self.withdraw(child);
-                }
+                self.withdraw_adopted();
                 return None;
             }
             return self.checked(job.wait().0);
@@ -508,6 +504,14 @@ impl ReadAhead {
     /// directory's), else withdraws it.
     pub fn adopted(&mut self) -> Option<(Vec<u8>, u64)> {
         self.adopted.take()
+    }
+
+    /// Withdraws the first subdirectory read with the directory last
+    /// taken, if the walk did not adopt it.
+    fn withdraw_adopted(&mut self) {
+        if let Some((_, child)) = self.adopted.take() {
+            self.withdraw(child);
+        }
     }
 
     /// Lets job `id` go: its result, if any, is dropped, and the walk

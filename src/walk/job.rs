@@ -398,10 +398,7 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
 /// the walk lists next), opened under `fd`, asking for its own first
 /// child in turn.
 fn first_child(task: &DirTask, fd: Arc<OwnedFd>, entries: &[Entry]) -> Option<DirTask> {
-    let dir = entries.iter().find(|e| {
-        let name = e.name_bytes();
-        e.file_type == crate::sys::FileType::Directory && name != b"." && name != b".."
-    })?;
+    let dir = entries.iter().find(|e| super::is_listed_below(e))?;
     Some(DirTask {
         parent: Some(fd),
         name: dir.name.clone(),
