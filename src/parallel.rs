@@ -62,6 +62,13 @@ pub fn threads_allowed() -> bool {
     crate::sys::limits::threads_allowed(ADDRESS_SPACE_FOR_THREADS)
 }
 
+/// Under a deadline, with `-R` read ahead on a local disk (the walk hands
+/// every directory to a watched thread): those out of work, one a CPU,
+/// look for more a moment before they sleep (see [`IDLE_SPIN`]).
+pub fn keep_watched_threads_awake() {
+    watch::keep_watched_threads_awake(local_threads());
+}
+
 /// Threads for a large local directory: the CPUs, up to
 /// [`LOCAL_THREADS_MAX`].
 fn local_threads() -> usize {

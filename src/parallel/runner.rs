@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::Builder;
+use std::time::{Duration, Instant};
 
 use super::tuning::{MAX_STUCK, PROBE_STACK, WATCHED_STACK};
 
@@ -29,6 +30,12 @@ struct Threads {
     stuck: usize,
     /// Threads not stuck, at most.
     limit: usize,
+    /// How long a thread out of work looks for more before it sleeps.
+    idle_spin: Duration,
+    /// Idle threads looking for work (counted in `idle` too), and how many
+    /// may at once.
+    spinning: usize,
+    spinners: usize,
 }
 
 pub struct Runner {
@@ -97,6 +104,14 @@ impl Runner {
         id
     }
 
+    /// Has threads out of work look for more for `spin` (yielding the CPU
+    /// meanwhile) before they sleep, `spinners` threads at a time.
+    pub fn spin_while_idle(&self, spin: Duration, spinners: usize) {
+        let mut threads = self.lock();
+        threads.idle_spin = spin;
+        threads.spinners = spinners;
+    }
+
     /// Starts a thread that serves the queue, counted in `started` by the
     /// caller beforehand; whether it started (if not, the count is taken
     /// back).
@@ -162,8 +177,12 @@ impl Runner {
         }
         threads.queue.push_back((id, task));
         if covered {
+            // A thread looking for work takes it without a wake-up.
+            let asleep = threads.queue.len() > threads.spinning;
             drop(threads);
-            self.work.notify_one();
+            if asleep {
+                self.work.notify_one();
+            }
             return true;
         }
         threads.started += 1;
@@ -192,12 +211,21 @@ impl Runner {
         loop {
             let task = {
                 let mut threads = self.lock();
+                let spin_until = Instant::now() + threads.idle_spin;
                 loop {
                     if let Some((_, task)) = threads.queue.pop_front() {
                         break task;
                     }
                     threads.idle += 1;
-                    threads = self.work.wait(threads).unwrap_or_else(|e| e.into_inner());
+                    if threads.spinning < threads.spinners && Instant::now() < spin_until {
+                        threads.spinning += 1;
+                        drop(threads);
+                        std::thread::yield_now();
+                        threads = self.lock();
+                        threads.spinning -= 1;
+                    } else {
+                        threads = self.work.wait(threads).unwrap_or_else(|e| e.into_inner());
+                    }
                     threads.idle -= 1;
                 }
             };
@@ -280,6 +308,48 @@ mod tests {
         assert!(!runner.run(Box::new(|| ())));
         runner.stuck(false);
         assert!(runner.run(Box::new(|| ())));
+    }
+
+    /// Waits (up to 10 s) until `n` threads are idle.
+    fn until_idle(runner: &Runner, n: usize) {
+        let give_up = Instant::now() + Duration::from_secs(10);
+        while runner.lock().idle < n {
+            assert!(Instant::now() < give_up, "the runner's thread went idle");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Runs a task on `runner` and waits (up to 10 s) for it to have run.
+    fn run_and_wait(runner: &'static Runner) {
+        let (ran, done) = std::sync::mpsc::channel();
+        assert!(runner.run(Box::new(move || ran.send(()).unwrap_or(()))));
+        done.recv_timeout(Duration::from_secs(10))
+            .expect("the task ran");
+    }
+
+    #[test]
+    fn a_thread_looking_for_work_takes_the_next_task_and_none_more_starts() {
+        let runner = leaked(usize::MAX, MAX_STUCK);
+        runner.spin_while_idle(Duration::from_secs(5), 1);
+        run_and_wait(runner);
+        for _ in 0..20 {
+            until_idle(runner, 1);
+            run_and_wait(runner);
+        }
+        assert_eq!(runner.lock().started, 1);
+    }
+
+    #[test]
+    fn a_thread_that_looked_for_work_in_vain_sleeps_and_is_woken() {
+        let runner = leaked(usize::MAX, MAX_STUCK);
+        runner.spin_while_idle(Duration::from_millis(1), 1);
+        run_and_wait(runner);
+        until_idle(runner, 1);
+        // Long past its looking: asleep on the condition variable.
+        std::thread::sleep(Duration::from_millis(50));
+        assert_eq!(runner.lock().spinning, 0);
+        run_and_wait(runner);
+        assert_eq!(runner.lock().started, 1);
     }
 
     fn eagain() -> i32 {

@@ -12,6 +12,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::runner::watched as runner;
+use super::tuning::{IDLE_SPIN, WAIT_SPIN};
 
 /// What the waiter and the job share: when the request in flight started,
 /// whether the job ended, whether it was given up.
@@ -105,6 +106,19 @@ impl Watched {
         self.0.lock().ended
     }
 
+    /// Looks for the job's end for [`WAIT_SPIN`], yielding the CPU, before
+    /// the caller sleeps on it: whether it ended.
+    pub fn ended_soon(&self) -> bool {
+        let until = Instant::now() + WAIT_SPIN;
+        while !self.ended() {
+            if Instant::now() >= until {
+                return false;
+            }
+            std::thread::yield_now();
+        }
+        true
+    }
+
     /// [`Watched::wait`] with a deadline (`None`: however long the job
     /// takes, never given up), or `None` once `until` came first.
     pub fn wait_until(&self, limit: Option<Duration>, until: Option<Instant>) -> Option<bool> {
@@ -146,6 +160,12 @@ impl Watched {
 /// one started when the job is due, its start).
 pub fn ready_watched_threads(n: usize) {
     runner().prestart(n);
+}
+
+/// Has up to `spinners` watched threads out of work look for more a
+/// moment before they sleep (see [`IDLE_SPIN`]).
+pub fn keep_watched_threads_awake(spinners: usize) {
+    runner().spin_while_idle(IDLE_SPIN, spinners);
 }
 
 /// Runs `job` on a watched thread with no waiter of its own (a worker

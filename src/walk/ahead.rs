@@ -386,7 +386,10 @@ impl ReadAhead {
         self.outstanding -= withdrawn;
         let room = window - self.outstanding;
         let count = dirs.len().min(room);
-        let first = self.shared.next_id.fetch_add(count as u64, Ordering::Relaxed);
+        let first = self
+            .shared
+            .next_id
+            .fetch_add(count as u64, Ordering::Relaxed);
         let ids: Vec<u64> = (first..first + count as u64).collect();
         if !ids.is_empty() {
             self.trial.submitted();

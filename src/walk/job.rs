@@ -190,6 +190,9 @@ impl DirJob {
         // A large directory's entries are made while it is still read.
         let mut made = Vec::new();
         let mut given_up = false;
+        if let (Some(watched), Some(_)) = (&self.watched, self.deadline) {
+            watched.ended_soon();
+        }
         while let Some(watched) = &self.watched {
             let until = self.deadline.map(|_| Instant::now() + WATCHED_WAKE_EVERY);
             if let Some(ended) = watched.wait_until(self.deadline, until) {
@@ -375,7 +378,9 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     if let Some(names) = names {
         let sort = (&*context.config, context.collate_bytes);
         let sorted = sorted_ahead(sort, &names, None, 0).ok();
-        child = parent.zip(sorted.as_deref()).and_then(|(fd, e)| first_child(&task, fd, e));
+        child = parent
+            .zip(sorted.as_deref())
+            .and_then(|(fd, e)| first_child(&task, fd, e));
         let mut read = lock(progress);
         match sorted {
             Some(entries) => read.sorted = Some(entries),
