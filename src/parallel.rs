@@ -62,11 +62,13 @@ pub fn threads_allowed() -> bool {
     crate::sys::limits::threads_allowed(ADDRESS_SPACE_FOR_THREADS)
 }
 
-/// Under a deadline, with `-R` read ahead on a local disk (the walk hands
-/// every directory to a watched thread): those out of work, one a CPU,
-/// look for more a moment before they sleep (see [`IDLE_SPIN`]).
-pub fn keep_watched_threads_awake() {
-    watch::keep_watched_threads_awake(local_threads());
+/// Under a deadline, with `-R` read ahead on a local disk in `at_once`
+/// chains (the walk hands every directory to a watched thread): threads
+/// out of work look for more a moment before they sleep (see
+/// [`IDLE_SPIN`]), as many at once as the chains and a directory's probe
+/// workers.
+pub fn keep_watched_threads_awake(at_once: usize) {
+    watch::keep_watched_threads_awake(at_once + local_threads());
 }
 
 /// Threads for a large local directory: the CPUs, up to

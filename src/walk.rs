@@ -185,9 +185,6 @@ impl<'a> Walker<'a> {
         parallel::size_probe_pool(self.config, workers);
         // Only asked with read-ahead workers (it reads the mount table).
         self.remote = workers > 0 && parallel::any_remote(&dirs);
-        if self.deadline.is_some() && workers > 0 && !self.remote {
-            parallel::keep_watched_threads_awake();
-        }
         // Descriptors for the path and the read-ahead, from what is free.
         let descriptors = if self.config.recursive {
             let budget = parallel::DescriptorBudget::get();

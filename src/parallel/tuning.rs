@@ -179,11 +179,12 @@ pub const MAX_STUCK: usize = 1024;
 /// Under `--timeout` the walk reads no directory itself: every directory
 /// is handed to a watched thread and waited for, and a thread that went
 /// to sleep, on a virtual CPU left idle, can take milliseconds to wake.
-/// So watched threads out of work (as many at once as the CPUs) look for
-/// more this long, and a waiter with a deadline looks for its job's end
-/// this long, yielding the CPU, before they sleep (bench/table.py
-/// `--ours-args=--timeout=30`, `-R` of 2 000 x 20: 1.27 of the run
-/// without the option, now 0.86; one thread at a time: 1.20).
+/// So watched threads out of work look for more this long, and a waiter
+/// with a deadline looks for its job's end this long, yielding the CPU,
+/// before they sleep (bench/table.py `--ours-args=--timeout=30`, `-R` of
+/// 2 000 x 20: 1.27 of the run without the option, now 0.86; one thread
+/// looking at a time: 1.20, two: 0.86, four: 3 % less than two on
+/// `-R` of 200 x 1 000; under `taskset -c 0`, 0.91-0.98 of no looking).
 pub const IDLE_SPIN: Duration = Duration::from_millis(3);
 pub const WAIT_SPIN: Duration = Duration::from_micros(200);
 

@@ -254,6 +254,9 @@ impl ReadAhead {
         // directory submitted made `-R` of 200 x 1 000 5-8 % slower.
         if workers > 0 && !lazily {
             parallel::ready_watched_threads(at_once);
+            if deadline.is_some() {
+                parallel::keep_watched_threads_awake(at_once);
+            }
         }
         ReadAhead {
             shared: Arc::default(),
