@@ -23,10 +23,11 @@
 //! subdirectories of the directory on top of the `-R` path are read ahead
 //! (opened relative to its descriptor, shared by `Arc`), so no pending
 //! work item holds a descriptor. A job the walk reaches before any thread
-//! took it is done by the walk itself, and so is one whose open met the
-//! descriptor limit (never reported from here), which also halves the
-//! window. Bounded in memory: chains pause while results waiting hold
-//! [`HELD_BYTES_MAX`].
+//! took it is done by the walk itself (under `--timeout`, started then on
+//! a chain of its own, which also reads its first subdirectory), and so
+//! is one whose open met the descriptor limit (never reported from here),
+//! which also halves the window. Bounded in memory: chains pause while
+//! results waiting hold [`HELD_BYTES_MAX`] (`ahead/chains`).
 //!
 //! Bounded in staleness: a directory read ahead is listed no later than
 //! [`READ_AHEAD_MAX_AGE`] after its job's requests ended, and with no more
@@ -39,9 +40,11 @@
 use std::collections::{HashMap, HashSet};
 use std::ffi::CString;
 use std::os::fd::OwnedFd;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod chains;
 
 use super::dir_read::Outcome;
 use super::job::{DirJob, DirTask, JobContext, JobRun};
@@ -49,6 +52,7 @@ use super::trial::Trial;
 use crate::parallel::tuning::{HELD_BYTES_MAX, READ_AHEAD_MAX_AGE, READ_AHEAD_MAX_LISTED_BETWEEN};
 use crate::parallel::{self, lock};
 use crate::sys::limits::is_descriptor_exhaustion;
+use chains::{chain, Chains, OnChain, Shared};
 
 /// Whether a directory whose job ended at `at`, when the walk had listed
 /// `then` entries, is too old to be listed now that it has listed
@@ -56,144 +60,6 @@ use crate::sys::limits::is_descriptor_exhaustion;
 fn stale((at, then): (Instant, u64), now: Instant, listed: u64) -> bool {
     now.saturating_duration_since(at) > READ_AHEAD_MAX_AGE
         || listed.saturating_sub(then) > READ_AHEAD_MAX_LISTED_BETWEEN
-}
-
-/// A job a chain took.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum OnChain {
-    Running,
-    /// The walk waits for it (its chain records nothing, and goes on).
-    Taken,
-    /// The walk gave it up: its chain is left stuck in it, and ends when
-    /// (if ever) it returns.
-    GivenUp,
-    /// No thread could start its chain: the walk reads it itself.
-    Lost,
-}
-
-/// The jobs no thread has taken, the chains running, and what waits.
-#[derive(Default)]
-struct Chains {
-    /// The last is the next to run.
-    waiting: Vec<(u64, JobRun)>,
-    /// Chains running, but for those left stuck in a job given up.
-    running: usize,
-    on_chains: HashMap<u64, OnChain>,
-    /// A job was given up and none has ended since: every job waiting
-    /// starts at once.
-    hurry: bool,
-    /// Jobs ended and not taken: the bytes each holds, and the walk's
-    /// count of entries listed when it ended.
-    ended: HashMap<u64, (usize, u64)>,
-    held: usize,
-    closed: bool,
-    /// First subdirectories their parents' chains went on with (see
-    /// [`DirTask::first_child`]), by the parent's id: the path, and the
-    /// child's id and job, until the walk takes the parent.
-    adopted: HashMap<u64, (Vec<u8>, u64, DirJob)>,
-}
-
-impl Chains {
-    /// The next job waiting, begun, for a chain that may run it.
-    fn next(&mut self, at_once: usize) -> Option<(u64, JobRun)> {
-        let busy = self.running >= at_once && !self.hurry;
-        if self.closed || busy || self.held >= HELD_BYTES_MAX {
-            return None;
-        }
-        let (id, run) = self.waiting.pop()?;
-        // Under the lock: the walk that finds it gone may wait for it.
-        run.begin();
-        self.on_chains.insert(id, OnChain::Running);
-        Some((id, run))
-    }
-
-    fn ended(&mut self, id: u64, bytes: usize, listed: u64) {
-        self.held += bytes;
-        self.ended.insert(id, (bytes, listed));
-    }
-
-    /// The job of `parent`'s first subdirectory, begun, for its chain to
-    /// run next (within the memory budget); the walk takes it with its
-    /// parent.
-    fn adopt(&mut self, parent: u64, child: u64, task: DirTask) -> Option<(u64, JobRun)> {
-        if self.closed || self.held >= HELD_BYTES_MAX {
-            return None;
-        }
-        let path = task.path.clone();
-        let (job, run) = DirJob::later(task);
-        run.begin();
-        self.on_chains.insert(child, OnChain::Running);
-        self.adopted.insert(parent, (path, child, job));
-        Some((child, run))
-    }
-
-    /// Job `id` is not wanted any more: its result, if it ended, is
-    /// dropped; if it runs, its chain records nothing of it.
-    fn forget(&mut self, id: u64) {
-        if self.collect(id).is_none() && self.on_chains.get(&id) == Some(&OnChain::Running) {
-            self.on_chains.insert(id, OnChain::Taken);
-        }
-    }
-
-    /// Drops the first subdirectory adopted with job `parent`, if any.
-    fn forget_adopted(&mut self, parent: u64) {
-        if let Some((_, child, _)) = self.adopted.remove(&parent) {
-            self.forget(child);
-            self.forget_adopted(child);
-        }
-    }
-
-    /// Job `id` ended: the walk's count of entries listed then.
-    fn collect(&mut self, id: u64) -> Option<u64> {
-        let (bytes, listed) = self.ended.remove(&id)?;
-        self.held -= bytes;
-        Some(listed)
-    }
-}
-
-#[derive(Default)]
-struct Shared {
-    chains: Mutex<Chains>,
-    /// The next job's id (the walk's and the chains' alike).
-    next_id: AtomicU64,
-    /// Entries the walk has listed so far (the measure of work between a
-    /// directory's reading ahead and its listing).
-    listed: AtomicU64,
-}
-
-/// A chain: runs `first`, then the jobs waiting, until none is (or its
-/// job is given up: it is left to it).
-fn chain(shared: &Shared, at_once: usize, (mut id, mut run): (u64, JobRun)) {
-    loop {
-        let (bytes, child) = run.run();
-        let listed = shared.listed.load(Ordering::Relaxed);
-        let mut chains = lock(&shared.chains);
-        let child = match chains.on_chains.remove(&id) {
-            Some(OnChain::GivenUp) => return,
-            Some(OnChain::Running) => {
-                chains.ended(id, bytes, listed);
-                child
-            }
-            // Taken: the walk lists it now, and reads its child itself.
-            _ => None,
-        };
-        chains.hurry = false;
-        if let Some(task) = child {
-            let child_id = shared.next_id.fetch_add(1, Ordering::Relaxed);
-            if let Some(next) = chains.adopt(id, child_id, task) {
-                (id, run) = next;
-                continue;
-            }
-        }
-        // Chains past the limit (started in a hurry) end.
-        match chains.next(at_once + 1) {
-            Some(next) => (id, run) = next,
-            None => {
-                chains.running -= 1;
-                return;
-            }
-        }
-    }
 }
 
 pub struct ReadAhead {
@@ -425,16 +291,24 @@ impl ReadAhead {
             };
             chains.running += 1;
             drop(chains);
-            let (shared, at_once, id) = (Arc::clone(&self.shared), self.at_once, first.0);
-            if !parallel::spawn_watched(move || chain(&shared, at_once, first)) {
-                // No thread: the walk reads this one, and those waiting,
-                // itself when it reaches them.
-                let mut chains = lock(&self.shared.chains);
-                chains.running -= 1;
-                chains.on_chains.insert(id, OnChain::Lost);
+            if !self.spawn_chain(first) {
                 return;
             }
         }
+    }
+
+    /// Starts a chain with job `first`, begun and counted running; false
+    /// when no thread could start: the walk reads this one, and those
+    /// waiting, itself when it reaches them.
+    fn spawn_chain(&self, first: (u64, JobRun)) -> bool {
+        let (shared, at_once, id) = (Arc::clone(&self.shared), self.at_once, first.0);
+        if parallel::spawn_watched(move || chain(&shared, at_once, first)) {
+            return true;
+        }
+        let mut chains = lock(&self.shared.chains);
+        chains.running -= 1;
+        chains.on_chains.insert(id, OnChain::Lost);
+        false
     }
 
     /// The outcome of job `id`; `None` when no thread had started it, or
@@ -450,17 +324,26 @@ impl ReadAhead {
         }
         self.outstanding = self.outstanding.saturating_sub(1);
         let job = self.jobs.remove(&id)?;
-        let mut chains = lock(&self.shared.chains);
+        let shared = Arc::clone(&self.shared);
+        let mut chains = lock(&shared.chains);
         if let Some(i) = chains.waiting.iter().position(|(queued, _)| *queued == id) {
-            chains.waiting.remove(i);
-            return None;
+            let (_, run) = chains.waiting.remove(i);
+            // Without a deadline the walk reads it itself. Under one it
+            // may not: it starts now, on a chain of its own (which then
+            // goes on with its first subdirectory).
+            self.deadline?;
+            run.begin();
+            chains.on_chains.insert(id, OnChain::Running);
+            chains.running += 1;
+            drop(chains);
+            if !self.spawn_chain((id, run)) {
+                lock(&shared.chains).on_chains.remove(&id);
+                return None;
+            }
+            chains = lock(&shared.chains);
         }
         if let Some(then) = chains.collect(id) {
-            if let Some((path, child, job)) = chains.adopted.remove(&id) {
-                self.jobs.insert(child, job);
-                self.outstanding += 1;
-                self.adopted = Some((path, child));
-            }
+            self.adopt_child(&mut chains, id);
             drop(chains);
             // Room under the budget again.
             self.start_chains();
@@ -476,7 +359,7 @@ impl ReadAhead {
             return self.checked(job.wait().0);
         }
         match chains.on_chains.get(&id) {
-            Some(OnChain::Running) => drop(chains.on_chains.insert(id, OnChain::Taken)),
+            Some(OnChain::Running) => drop(chains.on_chains.insert(id, OnChain::Awaited)),
             Some(OnChain::Lost) => {
                 chains.on_chains.remove(&id);
                 return None;
@@ -493,15 +376,32 @@ impl ReadAhead {
             // jobs waiting start at once.
             let mut chains = lock(&self.shared.chains);
             // Unless it returned meanwhile, and its chain went on.
-            if chains.on_chains.get(&id) == Some(&OnChain::Taken) {
+            if chains.on_chains.get(&id) == Some(&OnChain::Awaited) {
                 chains.on_chains.insert(id, OnChain::GivenUp);
                 chains.running -= 1;
                 chains.hurry = true;
             }
             drop(chains);
             self.start_chains();
+        } else {
+            let mut chains = lock(&shared.chains);
+            self.adopt_child(&mut chains, id);
+            // Its chain, not there yet, records nothing of it.
+            if chains.on_chains.get(&id) == Some(&OnChain::Awaited) {
+                chains.on_chains.insert(id, OnChain::Taken);
+            }
         }
         self.checked(outcome)
+    }
+
+    /// Takes the first subdirectory job `id`'s chain went on with, if
+    /// any, for the walk to adopt (see [`ReadAhead::adopted`]).
+    fn adopt_child(&mut self, chains: &mut Chains, id: u64) {
+        if let Some((path, child, job)) = chains.adopted.remove(&id) {
+            self.jobs.insert(child, job);
+            self.outstanding += 1;
+            self.adopted = Some((path, child));
+        }
     }
 
     /// The first subdirectory read with the directory last taken, if any:

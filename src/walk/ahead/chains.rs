@@ -1,0 +1,160 @@
+//! The read-ahead's chains: the jobs no thread has taken yet, the chains
+//! that run them (a thread ending a job takes the next waiting, newest
+//! first, or goes on with that directory's first subdirectory), and the
+//! results that wait for the walk, within the memory budget.
+#![forbid(unsafe_code)]
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use super::super::job::{DirJob, DirTask, JobRun};
+use crate::parallel::lock;
+use crate::parallel::tuning::HELD_BYTES_MAX;
+
+/// A job a chain took.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum OnChain {
+    Running,
+    /// The walk waits for it: its chain records nothing, but goes on with
+    /// its first subdirectory, for the walk to adopt.
+    Awaited,
+    /// Not wanted, or the walk has it: its chain records nothing.
+    Taken,
+    /// The walk gave it up: its chain is left stuck in it, and ends when
+    /// (if ever) it returns.
+    GivenUp,
+    /// No thread could start its chain: the walk reads it itself.
+    Lost,
+}
+
+/// The jobs no thread has taken, the chains running, and what waits.
+#[derive(Default)]
+pub(super) struct Chains {
+    /// The last is the next to run.
+    pub(super) waiting: Vec<(u64, JobRun)>,
+    /// Chains running, but for those left stuck in a job given up.
+    pub(super) running: usize,
+    pub(super) on_chains: HashMap<u64, OnChain>,
+    /// A job was given up and none has ended since: every job waiting
+    /// starts at once.
+    pub(super) hurry: bool,
+    /// Jobs ended and not taken: the bytes each holds, and the walk's
+    /// count of entries listed when it ended.
+    pub(super) ended: HashMap<u64, (usize, u64)>,
+    pub(super) held: usize,
+    pub(super) closed: bool,
+    /// First subdirectories their parents' chains went on with (see
+    /// [`DirTask::first_child`]), by the parent's id: the path, and the
+    /// child's id and job, until the walk takes the parent.
+    pub(super) adopted: HashMap<u64, (Vec<u8>, u64, DirJob)>,
+}
+
+impl Chains {
+    /// The next job waiting, begun, for a chain that may run it.
+    pub(super) fn next(&mut self, at_once: usize) -> Option<(u64, JobRun)> {
+        let busy = self.running >= at_once && !self.hurry;
+        if self.closed || busy || self.held >= HELD_BYTES_MAX {
+            return None;
+        }
+        let (id, run) = self.waiting.pop()?;
+        // Under the lock: the walk that finds it gone may wait for it.
+        run.begin();
+        self.on_chains.insert(id, OnChain::Running);
+        Some((id, run))
+    }
+
+    pub(super) fn ended(&mut self, id: u64, bytes: usize, listed: u64) {
+        self.held += bytes;
+        self.ended.insert(id, (bytes, listed));
+    }
+
+    /// The job of `parent`'s first subdirectory, begun, for its chain to
+    /// run next (within the memory budget); the walk takes it with its
+    /// parent.
+    pub(super) fn adopt(
+        &mut self,
+        parent: u64,
+        child: u64,
+        task: DirTask,
+    ) -> Option<(u64, JobRun)> {
+        if self.closed || self.held >= HELD_BYTES_MAX {
+            return None;
+        }
+        let path = task.path.clone();
+        let (job, run) = DirJob::later(task);
+        run.begin();
+        self.on_chains.insert(child, OnChain::Running);
+        self.adopted.insert(parent, (path, child, job));
+        Some((child, run))
+    }
+
+    /// Job `id` is not wanted any more: its result, if it ended, is
+    /// dropped; if it runs, its chain records nothing of it.
+    pub(super) fn forget(&mut self, id: u64) {
+        if self.collect(id).is_none() && self.on_chains.get(&id) == Some(&OnChain::Running) {
+            self.on_chains.insert(id, OnChain::Taken);
+        }
+    }
+
+    /// Drops the first subdirectory adopted with job `parent`, if any.
+    pub(super) fn forget_adopted(&mut self, parent: u64) {
+        if let Some((_, child, _)) = self.adopted.remove(&parent) {
+            self.forget(child);
+            self.forget_adopted(child);
+        }
+    }
+
+    /// Job `id` ended: the walk's count of entries listed then.
+    pub(super) fn collect(&mut self, id: u64) -> Option<u64> {
+        let (bytes, listed) = self.ended.remove(&id)?;
+        self.held -= bytes;
+        Some(listed)
+    }
+}
+
+#[derive(Default)]
+pub(super) struct Shared {
+    pub(super) chains: Mutex<Chains>,
+    /// The next job's id (the walk's and the chains' alike).
+    pub(super) next_id: AtomicU64,
+    /// Entries the walk has listed so far (the measure of work between a
+    /// directory's reading ahead and its listing).
+    pub(super) listed: AtomicU64,
+}
+
+/// A chain: runs `first`, then the jobs waiting, until none is (or its
+/// job is given up: it is left to it).
+pub(super) fn chain(shared: &Shared, at_once: usize, (mut id, mut run): (u64, JobRun)) {
+    loop {
+        let (bytes, child) = run.run();
+        let listed = shared.listed.load(Ordering::Relaxed);
+        let mut chains = lock(&shared.chains);
+        let child = match chains.on_chains.remove(&id) {
+            Some(OnChain::GivenUp) => return,
+            Some(OnChain::Running) => {
+                chains.ended(id, bytes, listed);
+                child
+            }
+            Some(OnChain::Awaited) => child,
+            // Taken: the walk lists it now, and reads its child itself.
+            _ => None,
+        };
+        chains.hurry = false;
+        if let Some(task) = child {
+            let child_id = shared.next_id.fetch_add(1, Ordering::Relaxed);
+            if let Some(next) = chains.adopt(id, child_id, task) {
+                (id, run) = next;
+                continue;
+            }
+        }
+        // Chains past the limit (started in a hurry) end.
+        match chains.next(at_once + 1) {
+            Some(next) => (id, run) = next,
+            None => {
+                chains.running -= 1;
+                return;
+            }
+        }
+    }
+}
