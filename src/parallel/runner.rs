@@ -211,13 +211,16 @@ impl Runner {
         loop {
             let task = {
                 let mut threads = self.lock();
-                let spin_until = Instant::now() + threads.idle_spin;
+                // Only where threads look for work (no clock read per task
+                // otherwise).
+                let spin_until = (threads.spinners > 0).then(|| Instant::now() + threads.idle_spin);
                 loop {
                     if let Some((_, task)) = threads.queue.pop_front() {
                         break task;
                     }
                     threads.idle += 1;
-                    if threads.spinning < threads.spinners && Instant::now() < spin_until {
+                    let looking = spin_until.is_some_and(|until| Instant::now() < until);
+                    if threads.spinning < threads.spinners && looking {
                         threads.spinning += 1;
                         drop(threads);
                         std::thread::yield_now();

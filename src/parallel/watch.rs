@@ -107,16 +107,12 @@ impl Watched {
     }
 
     /// Looks for the job's end for [`WAIT_SPIN`], yielding the CPU, before
-    /// the caller sleeps on it: whether it ended.
-    pub fn ended_soon(&self) -> bool {
+    /// the caller sleeps on it.
+    pub fn look_for_end(&self) {
         let until = Instant::now() + WAIT_SPIN;
-        while !self.ended() {
-            if Instant::now() >= until {
-                return false;
-            }
+        while !self.ended() && Instant::now() < until {
             std::thread::yield_now();
         }
-        true
     }
 
     /// [`Watched::wait`] with a deadline (`None`: however long the job

@@ -52,7 +52,7 @@ use super::trial::Trial;
 use crate::parallel::tuning::{HELD_BYTES_MAX, READ_AHEAD_MAX_AGE, READ_AHEAD_MAX_LISTED_BETWEEN};
 use crate::parallel::{self, lock};
 use crate::sys::limits::is_descriptor_exhaustion;
-use chains::{chain, Chains, OnChain, Shared};
+use chains::{chain, OnChain, Shared};
 
 /// Whether a directory whose job ended at `at`, when the walk had listed
 /// `then` entries, is too old to be listed now that it has listed
@@ -324,27 +324,24 @@ impl ReadAhead {
         }
         self.outstanding = self.outstanding.saturating_sub(1);
         let job = self.jobs.remove(&id)?;
-        let shared = Arc::clone(&self.shared);
-        let mut chains = lock(&shared.chains);
+        let mut chains = lock(&self.shared.chains);
         if let Some(i) = chains.waiting.iter().position(|(queued, _)| *queued == id) {
             let (_, run) = chains.waiting.remove(i);
             // Without a deadline the walk reads it itself. Under one it
             // may not: it starts now, on a chain of its own (which then
-            // goes on with its first subdirectory).
+            // goes on with its first subdirectory; with no thread, it is
+            // lost, and read by the walk as below).
             self.deadline?;
-            run.begin();
-            chains.on_chains.insert(id, OnChain::Running);
+            let first = chains.begin(id, run);
             chains.running += 1;
             drop(chains);
-            if !self.spawn_chain((id, run)) {
-                lock(&shared.chains).on_chains.remove(&id);
-                return None;
-            }
-            chains = lock(&shared.chains);
+            self.spawn_chain(first);
+            chains = lock(&self.shared.chains);
         }
         if let Some(then) = chains.collect(id) {
-            self.adopt_child(&mut chains, id);
+            let child = chains.adopted.remove(&id);
             drop(chains);
+            self.adopt_child(child);
             // Room under the budget again.
             self.start_chains();
             let now = Instant::now();
@@ -384,20 +381,22 @@ impl ReadAhead {
             drop(chains);
             self.start_chains();
         } else {
-            let mut chains = lock(&shared.chains);
-            self.adopt_child(&mut chains, id);
+            let mut chains = lock(&self.shared.chains);
+            let child = chains.adopted.remove(&id);
             // Its chain, not there yet, records nothing of it.
             if chains.on_chains.get(&id) == Some(&OnChain::Awaited) {
                 chains.on_chains.insert(id, OnChain::Taken);
             }
+            drop(chains);
+            self.adopt_child(child);
         }
         self.checked(outcome)
     }
 
-    /// Takes the first subdirectory job `id`'s chain went on with, if
-    /// any, for the walk to adopt (see [`ReadAhead::adopted`]).
-    fn adopt_child(&mut self, chains: &mut Chains, id: u64) {
-        if let Some((path, child, job)) = chains.adopted.remove(&id) {
+    /// Takes the first subdirectory a job's chain went on with, if any,
+    /// for the walk to adopt (see [`ReadAhead::adopted`]).
+    fn adopt_child(&mut self, child: Option<(Vec<u8>, u64, DirJob)>) {
+        if let Some((path, child, job)) = child {
             self.jobs.insert(child, job);
             self.outstanding += 1;
             self.adopted = Some((path, child));

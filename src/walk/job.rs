@@ -191,7 +191,7 @@ impl DirJob {
         let mut made = Vec::new();
         let mut given_up = false;
         if let (Some(watched), Some(_)) = (&self.watched, self.deadline) {
-            watched.ended_soon();
+            watched.look_for_end();
         }
         while let Some(watched) = &self.watched {
             let until = self.deadline.map(|_| Instant::now() + WATCHED_WAKE_EVERY);

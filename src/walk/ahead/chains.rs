@@ -58,10 +58,15 @@ impl Chains {
             return None;
         }
         let (id, run) = self.waiting.pop()?;
-        // Under the lock: the walk that finds it gone may wait for it.
+        Some(self.begin(id, run))
+    }
+
+    /// Begins job `id` for a chain, under the lock: the walk that finds
+    /// it no longer waiting may wait for it.
+    pub(super) fn begin(&mut self, id: u64, run: JobRun) -> (u64, JobRun) {
         run.begin();
         self.on_chains.insert(id, OnChain::Running);
-        Some((id, run))
+        (id, run)
     }
 
     pub(super) fn ended(&mut self, id: u64, bytes: usize, listed: u64) {
@@ -83,10 +88,8 @@ impl Chains {
         }
         let path = task.path.clone();
         let (job, run) = DirJob::later(task);
-        run.begin();
-        self.on_chains.insert(child, OnChain::Running);
         self.adopted.insert(parent, (path, child, job));
-        Some((child, run))
+        Some(self.begin(child, run))
     }
 
     /// Job `id` is not wanted any more: its result, if it ended, is
