@@ -76,8 +76,7 @@ impl<'a> JsonWriter<'a> {
     /// One line per entry, written as it is built.
     pub fn print(&mut self, out: &mut Output, entries: &[Entry]) {
         // With `--timeout`, the batch's names are looked up together first.
-        self.names
-            .prefetch(printed_ids(self.config, entries.iter()));
+        self.names.prefetch(printed_ids(self.config, &[entries]));
         for e in entries {
             let buf = out.buffer();
             self.record(e, buf);

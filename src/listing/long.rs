@@ -182,7 +182,7 @@ impl<'a> LongPrinter<'a> {
     ) {
         // With `--timeout`, the batch's names are looked up together
         // first (a dead name service costs one limit).
-        let ids = printed_ids(self.config, entries.iter().chain(also_measured));
+        let ids = printed_ids(self.config, &[entries, also_measured]);
         self.names.prefetch(ids);
         // Two passes, one line in memory at a time: widths first, then
         // each line formatted again and written (GNU keeps no more either).
