@@ -17,10 +17,7 @@ use crate::sys::{FileType, Metadata};
 
 /// The facts of an entry whose stat was given up.
 pub(super) fn stat_failed() -> Facts {
-    Facts {
-        stat: Some(Err(parallel::timed_out())),
-        ..Facts::default()
-    }
+    Facts::failed(parallel::timed_out())
 }
 
 /// Entries added at once (a directory's probes may start while it is

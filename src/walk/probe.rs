@@ -52,6 +52,14 @@ impl Problems {
 }
 
 impl Facts {
+    /// The facts of an entry whose stat failed with `error`.
+    pub fn failed(error: std::io::Error) -> Facts {
+        Facts {
+            stat: Some(Err(error)),
+            ..Facts::default()
+        }
+    }
+
     /// Stores what was learned in `entry`: a vanished or unreadable entry
     /// keeps its name and is marked for `?`s. What went wrong is handed
     /// back for the caller to report in directory order.
@@ -229,87 +237,53 @@ impl Prober<'_> {
         if self.lookup == Lookup::ByHandle && Prober::handle_pays(self.plan, file_type) {
             match open_handle(self.base(), name, self.plan.follow_links) {
                 Ok(handle) => {
-                    return self.probe_handle(name, file_type, handle.as_fd(), need, stage)
+                    let types = (file_type, need);
+                    return self.probe_on(name, types, Some(handle.as_fd()), stage);
                 }
                 // Out of descriptors: the by-name calls need none.
                 Err(e) if is_descriptor_exhaustion(&e) => {}
-                Err(e) => {
-                    return Facts {
-                        stat: Some(Err(e)),
-                        ..Facts::default()
-                    }
-                }
+                Err(e) => return Facts::failed(e),
             }
         }
-        self.probe_by_name(name, file_type, need, stage)
+        self.probe_on(name, (file_type, need), None, stage)
     }
 
-    fn probe_by_name(
+    /// The entry's probes: its stat and what follows it, by name relative
+    /// to the directory, or on the entry's `handle` when one was opened.
+    fn probe_on(
         &self,
         name: &CStr,
-        listed: FileType,
-        need: Need,
+        (listed, need): (FileType, Need),
+        handle: Option<BorrowedFd<'_>>,
         stage: &dyn Fn(Stage),
     ) -> Facts {
-        let flags = StatFlags {
-            follow: self.plan.follow_links,
-            dont_sync: false,
-        };
-        let meta = match stat_at(self.base(), name, need, flags) {
-            Ok(meta) => meta,
-            Err(e) => {
-                return Facts {
-                    stat: Some(Err(e)),
-                    ..Facts::default()
-                }
+        let meta = match handle {
+            // The open's lookup just refreshed what never changes for an
+            // inode; everything else is revalidated.
+            Some(handle) => stat_fd(handle, need, IMMUTABLE.contains(need)),
+            None => {
+                let flags = StatFlags {
+                    follow: self.plan.follow_links,
+                    dont_sync: false,
+                };
+                stat_at(self.base(), name, need, flags)
             }
+        };
+        let meta = match meta {
+            Ok(meta) => meta,
+            Err(e) => return Facts::failed(e),
         };
         // A mask without the type keeps the type getdents reported.
         let file_type = meta.file_type().unwrap_or(listed);
         let mut facts = Facts::default();
-        let target = Target::InDir(self.dir, name);
+        let target = handle.map_or(Target::InDir(self.dir, name), Target::Handle);
         self.probe_xattrs(&mut facts, target, &meta, (file_type, stage));
         if file_type == FileType::Symlink {
             stage(Stage::ReadLink(&meta));
-            let path = self.plan.read_link.then(|| read_link(self.base(), name));
-            let link = self.link_target(name, path, &mut facts.problems, &meta, stage);
-            facts.link = Some(Box::new(link));
-        }
-        facts.stat = Some(Ok(meta));
-        facts
-    }
-
-    fn probe_handle(
-        &self,
-        name: &CStr,
-        listed: FileType,
-        handle: BorrowedFd<'_>,
-        need: Need,
-        stage: &dyn Fn(Stage),
-    ) -> Facts {
-        // The open's lookup just refreshed what never changes for an inode;
-        // everything else is revalidated.
-        let meta = match stat_fd(handle, need, IMMUTABLE.contains(need)) {
-            Ok(meta) => meta,
-            Err(e) => {
-                return Facts {
-                    stat: Some(Err(e)),
-                    ..Facts::default()
-                }
-            }
-        };
-        // A mask without the type keeps the type getdents reported.
-        let file_type = meta.file_type().unwrap_or(listed);
-        let mut facts = Facts::default();
-        self.probe_xattrs(
-            &mut facts,
-            Target::Handle(handle),
-            &meta,
-            (file_type, stage),
-        );
-        if file_type == FileType::Symlink {
-            stage(Stage::ReadLink(&meta));
-            let path = self.plan.read_link.then(|| read_link_handle(handle));
+            let path = (self.plan.read_link).then(|| match handle {
+                Some(handle) => read_link_handle(handle),
+                None => read_link(self.base(), name),
+            });
             let link = self.link_target(name, path, &mut facts.problems, &meta, stage);
             facts.link = Some(Box::new(link));
         }
