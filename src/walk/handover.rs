@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ffi::CStr;
 use std::sync::{Arc, Mutex};
 
+use super::dir_read::names_in;
 use super::probe::{Facts, FactsList};
 use crate::entry::LinkTarget;
 use crate::parallel::{self, lock};
@@ -117,8 +118,12 @@ impl Segment {
     /// The same from names packed as read: back to back, each with its
     /// NUL, and their types.
     pub(super) fn packed(start: usize, (bytes, types): (&[u8], &[FileType])) -> Segment {
-        let ends = (bytes.iter().enumerate())
-            .filter_map(|(i, &b)| (b == 0).then_some(i + 1))
+        let mut end = 0;
+        let ends = (names_in(bytes))
+            .map(|name| {
+                end += name.to_bytes_with_nul().len();
+                end
+            })
             .collect();
         Segment {
             start,
