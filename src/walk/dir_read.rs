@@ -8,6 +8,7 @@ use std::ffi::CStr;
 use std::os::fd::{AsFd, OwnedFd};
 use std::sync::Arc;
 
+use super::handover::names_in;
 use super::probe::{FactsList, Prober};
 use super::probes::Probes;
 use crate::config::Config;
@@ -107,17 +108,6 @@ impl PackedNames {
         out.reserve(self.types.len());
         out.extend(self.iter().map(|(n, t)| Entry::new(n.to_owned(), t)));
     }
-}
-
-/// The names of `bytes`, back to back, each with its NUL: each found by
-/// `memchr` (a byte-by-byte split made unpacking 100 000 names 6 ms).
-pub(super) fn names_in(bytes: &[u8]) -> impl Iterator<Item = &CStr> {
-    let mut rest = bytes;
-    std::iter::from_fn(move || {
-        let name = CStr::from_bytes_until_nul(rest).ok()?;
-        rest = &rest[name.to_bytes_with_nul().len()..];
-        Some(name)
-    })
 }
 
 /// Entries up to which a job also probes what it read ahead (their facts

@@ -10,7 +10,6 @@ use std::collections::{BTreeMap, VecDeque};
 use std::ffi::CStr;
 use std::sync::{Arc, Mutex};
 
-use super::dir_read::names_in;
 use super::probe::{Facts, FactsList};
 use crate::entry::LinkTarget;
 use crate::parallel::{self, lock};
@@ -19,6 +18,17 @@ use crate::sys::{FileType, Metadata};
 /// The facts of an entry whose stat was given up.
 pub(super) fn stat_failed() -> Facts {
     Facts::failed(parallel::timed_out())
+}
+
+/// The names of `bytes`, back to back, each with its NUL: each found by
+/// `memchr` (a byte-by-byte split made unpacking 100 000 names 6 ms).
+pub(super) fn names_in(bytes: &[u8]) -> impl Iterator<Item = &CStr> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        let name = CStr::from_bytes_until_nul(rest).ok()?;
+        rest = &rest[name.to_bytes_with_nul().len()..];
+        Some(name)
+    })
 }
 
 /// Entries added at once (a directory's probes may start while it is
