@@ -169,15 +169,8 @@ pub fn printed_ids(config: &Config, batches: &[&[Entry]]) -> Vec<(Kind, u32)> {
     let (users, groups) = (long.owner || long.author, long.group);
     let mut ids = Vec::new();
     let mut seen = HashSet::new();
+    // The last owner and the last group met.
     let mut last = [None, None];
-    let mut note = |kind: Kind, id: Option<u32>, last: &mut Option<u32>| {
-        if id.is_some() && id != *last {
-            *last = id;
-            if let Some(id) = id.filter(|&id| seen.insert((kind, id))) {
-                ids.push((kind, id));
-            }
-        }
-    };
     for entries in batches {
         for (k, e) in entries.iter().enumerate() {
             if let Some(meta) = entries.get(k + FETCH_AHEAD).and_then(|a| a.meta.as_deref()) {
@@ -186,9 +179,19 @@ pub fn printed_ids(config: &Config, batches: &[&[Entry]]) -> Vec<(Kind, u32)> {
             let Some(m) = e.meta.as_ref().filter(|_| !e.stat_failed) else {
                 continue;
             };
-            let [user, group] = &mut last;
-            note(Kind::User, m.uid().filter(|_| users), user);
-            note(Kind::Group, m.gid().filter(|_| groups), group);
+            let printed = [
+                (Kind::User, m.uid().filter(|_| users)),
+                (Kind::Group, m.gid().filter(|_| groups)),
+            ];
+            for (last, (kind, id)) in last.iter_mut().zip(printed) {
+                let Some(id) = id.filter(|&id| *last != Some(id)) else {
+                    continue;
+                };
+                *last = Some(id);
+                if seen.insert((kind, id)) {
+                    ids.push((kind, id));
+                }
+            }
         }
     }
     ids

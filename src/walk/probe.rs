@@ -237,15 +237,14 @@ impl Prober<'_> {
         if self.lookup == Lookup::ByHandle && Prober::handle_pays(self.plan, file_type) {
             match open_handle(self.base(), name, self.plan.follow_links) {
                 Ok(handle) => {
-                    let types = (file_type, need);
-                    return self.probe_on(name, types, Some(handle.as_fd()), stage);
+                    return self.probe_on(name, file_type, need, Some(handle.as_fd()), stage)
                 }
                 // Out of descriptors: the by-name calls need none.
                 Err(e) if is_descriptor_exhaustion(&e) => {}
                 Err(e) => return Facts::failed(e),
             }
         }
-        self.probe_on(name, (file_type, need), None, stage)
+        self.probe_on(name, file_type, need, None, stage)
     }
 
     /// The entry's probes: its stat and what follows it, by name relative
@@ -253,7 +252,8 @@ impl Prober<'_> {
     fn probe_on(
         &self,
         name: &CStr,
-        (listed, need): (FileType, Need),
+        listed: FileType,
+        need: Need,
         handle: Option<BorrowedFd<'_>>,
         stage: &dyn Fn(Stage),
     ) -> Facts {
