@@ -368,10 +368,14 @@ impl ReadAhead {
             self.run_waiting_while(&job);
         }
         let (outcome, given_up) = job.wait();
+        let mut chains = lock(&self.shared.chains);
+        // What its chain recorded of it is the walk's now: room under the
+        // budget again (recorded while the walk waited, so that the chain
+        // went on no sooner than with a result taken).
+        let recorded = chains.collect(id).is_some();
         if given_up {
             // Its chain is left stuck: another takes its place, and the
             // jobs waiting start at once.
-            let mut chains = lock(&self.shared.chains);
             // Unless it returned meanwhile, and its chain went on.
             if chains.on_chains.get(&id) == Some(&OnChain::Awaited) {
                 chains.on_chains.insert(id, OnChain::GivenUp);
@@ -381,7 +385,6 @@ impl ReadAhead {
             drop(chains);
             self.start_chains();
         } else {
-            let mut chains = lock(&self.shared.chains);
             let child = chains.adopted.remove(&id);
             // Its chain, not there yet, records nothing of it.
             if chains.on_chains.get(&id) == Some(&OnChain::Awaited) {
@@ -389,6 +392,9 @@ impl ReadAhead {
             }
             drop(chains);
             self.adopt_child(child);
+            if recorded {
+                self.start_chains();
+            }
         }
         self.checked(outcome)
     }

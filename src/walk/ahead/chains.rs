@@ -16,8 +16,9 @@ use crate::parallel::tuning::HELD_BYTES_MAX;
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum OnChain {
     Running,
-    /// The walk waits for it: its chain records nothing, but goes on with
-    /// its first subdirectory, for the walk to adopt.
+    /// The walk waits for it: its chain records its bytes (they count
+    /// against the budget until the walk has them), and goes on with its
+    /// first subdirectory, for the walk to adopt.
     Awaited,
     /// Not wanted, or the walk has it: its chain records nothing.
     Taken,
@@ -135,11 +136,10 @@ pub(super) fn chain(shared: &Shared, at_once: usize, (mut id, mut run): (u64, Jo
         let mut chains = lock(&shared.chains);
         let child = match chains.on_chains.remove(&id) {
             Some(OnChain::GivenUp) => return,
-            Some(OnChain::Running) => {
+            Some(OnChain::Running | OnChain::Awaited) => {
                 chains.ended(id, bytes, listed);
                 child
             }
-            Some(OnChain::Awaited) => child,
             // Taken: the walk lists it now, and reads its child itself.
             _ => None,
         };
