@@ -20,7 +20,7 @@ use crate::output::{Output, Sink};
 use crate::parallel::{self, tuning, Lookup};
 use crate::plan::Plan;
 use crate::sort::{apply_order, sorted_order};
-use crate::sys::dir::{read_dir_each, DirBuffer};
+use crate::sys::dir::read_dir_each;
 use crate::sys::path::child_path;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
@@ -102,7 +102,6 @@ pub struct Walker<'a> {
     /// The entry vector of the last directory listed, emptied: reused so
     /// that `-R` does not reallocate (and fragment the heap) per directory.
     spare: Vec<Entry>,
-    dir_buffer: DirBuffer,
     /// The operands are on a network filesystem (reading ahead pays
     /// whatever the directories' sizes).
     remote: bool,
@@ -131,7 +130,6 @@ impl<'a> Walker<'a> {
             chain: DirChain::default(),
             xattrs: Arc::default(),
             spare: Vec::new(),
-            dir_buffer: DirBuffer::default(),
             remote: false,
             mean_entries: tuning::READ_AHEAD_MEAN_START,
             deadline: config.timeout,
@@ -396,10 +394,8 @@ impl<'a> Walker<'a> {
             fd,
             path: &pending.path,
         };
-        let mut buffer = std::mem::take(&mut self.dir_buffer);
         let read_error = read_dir_each(
             fd,
-            &mut buffer,
             |name| filter.keep(name),
             |d| {
                 let mut entry = Entry::new(d.name, d.file_type);
@@ -410,7 +406,6 @@ impl<'a> Walker<'a> {
                     .print(&mut self.out, std::slice::from_ref(&entry));
             },
         );
-        self.dir_buffer = buffer;
         self.report_read_error(pending, read_error);
     }
 
@@ -444,7 +439,6 @@ impl<'a> Walker<'a> {
             }
             None => read_dir_each(
                 fd,
-                &mut self.dir_buffer,
                 |name| filter.keep(name),
                 |d| entries.push(Entry::new(d.name, d.file_type)),
             ),

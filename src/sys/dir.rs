@@ -1,6 +1,7 @@
 //! Opening directories and reading them with getdents64 into a list of
 //! (name, d_type) pairs; no per-entry stat happens here.
 
+use std::cell::RefCell;
 use std::ffi::{CStr, CString};
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -48,10 +49,12 @@ fn file_type_of(t: rustix::fs::FileType) -> FileType {
 /// a directory costs GNU ls and us the same number of calls.
 const GETDENTS_BUFFER: usize = 32 * 1024;
 
-/// The getdents64 buffer, allocated on first use and reused for every
-/// directory after that.
-#[derive(Default)]
-pub struct DirBuffer(Vec<MaybeUninit<u8>>);
+thread_local! {
+    /// Each thread's getdents64 buffer, allocated on first use and reused
+    /// for every directory it reads after that (the walk's and a job's
+    /// alike, when the walk runs a job itself).
+    static BUFFER: RefCell<Vec<MaybeUninit<u8>>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Reads every entry of an open directory (`.` and `..` included), calling
 /// `keep` on each name to drop filtered entries before they are copied and
@@ -60,11 +63,10 @@ pub struct DirBuffer(Vec<MaybeUninit<u8>>);
 /// lists what it could read and then reports the error.
 pub fn read_dir_each(
     fd: BorrowedFd<'_>,
-    buffer: &mut DirBuffer,
     keep: impl FnMut(&[u8]) -> bool,
     each: impl FnMut(DirEntry),
 ) -> Option<std::io::Error> {
-    read_dir_batches(fd, buffer, keep, each, || {})
+    read_dir_batches(fd, keep, each, || {})
 }
 
 /// [`read_dir_each`], calling `next_request` before every getdents64
@@ -72,15 +74,29 @@ pub fn read_dir_each(
 /// answered, and a new request starts.
 pub fn read_dir_batches(
     fd: BorrowedFd<'_>,
-    buffer: &mut DirBuffer,
+    keep: impl FnMut(&[u8]) -> bool,
+    each: impl FnMut(DirEntry),
+    next_request: impl FnMut(),
+) -> Option<std::io::Error> {
+    BUFFER.with(|buffer| match buffer.try_borrow_mut() {
+        Ok(mut buffer) => read_into(fd, &mut buffer, keep, each, next_request),
+        // A directory read while this thread reads another (never so far):
+        // a buffer of its own.
+        Err(_) => read_into(fd, &mut Vec::new(), keep, each, next_request),
+    })
+}
+
+fn read_into(
+    fd: BorrowedFd<'_>,
+    buffer: &mut Vec<MaybeUninit<u8>>,
     mut keep: impl FnMut(&[u8]) -> bool,
     mut each: impl FnMut(DirEntry),
     mut next_request: impl FnMut(),
 ) -> Option<std::io::Error> {
-    if buffer.0.len() < GETDENTS_BUFFER {
-        buffer.0.resize(GETDENTS_BUFFER, MaybeUninit::uninit());
+    if buffer.len() < GETDENTS_BUFFER {
+        buffer.resize(GETDENTS_BUFFER, MaybeUninit::uninit());
     }
-    let mut dir = RawDir::new(fd.as_fd(), &mut buffer.0);
+    let mut dir = RawDir::new(fd.as_fd(), buffer);
     let mut first = true;
     loop {
         if dir.is_buffer_empty() && !std::mem::take(&mut first) {

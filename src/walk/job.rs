@@ -28,7 +28,7 @@ use crate::entry::Entry;
 use crate::parallel::tuning::WATCHED_WAKE_EVERY;
 use crate::parallel::{self, lock, Beat, Lookup, Shape, Strategy, Watched};
 use crate::plan::Plan;
-use crate::sys::dir::{open_dir, read_dir_batches, DirBuffer};
+use crate::sys::dir::{open_dir, read_dir_batches};
 use crate::sys::stat::{stat_fd, Base, Need};
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::Metadata;
@@ -102,11 +102,6 @@ pub(super) struct DirJob {
     deadline: Option<Duration>,
     /// `None`: no thread could take it (given up at once).
     watched: Option<Watched>,
-}
-
-thread_local! {
-    /// Each job thread's getdents buffer, reused from job to job.
-    static BUFFER: RefCell<DirBuffer> = RefCell::default();
 }
 
 /// A job's own side: run by whichever thread starts it.
@@ -307,27 +302,30 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
         }
         progress.names.append(&mut batch);
     };
-    let read_error = BUFFER.with_borrow_mut(|buffer| {
-        read_dir_batches(
-            fd.as_fd(),
-            buffer,
-            |name| filter.keep(name),
-            |d| batch.borrow_mut().push(&d.name, d.file_type),
-            || {
-                let mut read = lock(progress);
-                hand_over(&mut read);
-                let count = read.names.len();
-                drop(read);
-                if let Some((from, probes)) = early.as_ref().filter(|_| !helped) {
-                    if count >= *from {
-                        probes.help(probes.workers() - 1);
-                        helped = true;
-                    }
+    let read_error = read_dir_batches(
+        fd.as_fd(),
+        |name| filter.keep(name),
+        |d| batch.borrow_mut().push(&d.name, d.file_type),
+        || {
+            // Without a deadline nobody takes names while the directory
+            // is read: they go over once, whole (no copy, no hole left in
+            // the thread's heap by a batch moved away).
+            if !watched {
+                return beat.request();
+            }
+            let mut read = lock(progress);
+            hand_over(&mut read);
+            let count = read.names.len();
+            drop(read);
+            if let Some((from, probes)) = early.as_ref().filter(|_| !helped) {
+                if count >= *from {
+                    probes.help(probes.workers() - 1);
+                    helped = true;
                 }
-                beat.request();
-            },
-        )
-    });
+            }
+            beat.request();
+        },
+    );
     let mut read = lock(progress);
     hand_over(&mut read);
     read.read = Some(read_error);

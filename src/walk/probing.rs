@@ -36,7 +36,6 @@ impl Walker<'_> {
             return self.read_entries(pending, dir.fd, None, filter);
         };
         let mut entries = std::mem::take(&mut self.spare);
-        let mut buffer = std::mem::take(&mut self.dir_buffer);
         let mut probes = None;
         // Entries handed to the probes, and those whose facts are recorded.
         let (mut added, mut recorded) = (0, 0);
@@ -50,7 +49,6 @@ impl Walker<'_> {
         };
         let read_error = read_dir_each(
             dir.fd,
-            &mut buffer,
             |name| filter.keep(name),
             |d| {
                 entries.push(Entry::new(d.name, d.file_type));
@@ -71,7 +69,6 @@ impl Walker<'_> {
             probes.add(entries[added..].iter().map(|e| (&e.name, e.file_type)));
             probes.run(None, |facts| record(&mut entries, facts));
         }
-        self.dir_buffer = buffer;
         self.report_read_error(pending, read_error);
         for (i, problems) in problems {
             self.report_problems(dir.path, &entries[i], problems);
