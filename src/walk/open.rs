@@ -96,11 +96,16 @@ impl Walker<'_> {
             return;
         };
         let mut wanted: Vec<&mut Pending> = Vec::new();
+        // The window is the jobs outstanding at once: one already submitted
+        // takes its place as much as one submitted now (wanting `window`
+        // more past them withdrew, and submitted again, a window of jobs
+        // for every directory listed).
+        let mut room = window;
         for (i, item) in work.iter_mut().rev().enumerate() {
             let Work::List(p) = item else {
                 break;
             };
-            if p.operand || wanted.len() == window {
+            if p.operand || room == 0 {
                 break;
             }
             match p.ahead {
@@ -110,7 +115,7 @@ impl Walker<'_> {
                 _ if i == 0
                     && self.deadline.is_none()
                     && !p.ahead.is_some_and(|id| ahead.is_submitted(id)) => {}
-                Some(id) if ahead.is_submitted(id) => {}
+                Some(id) if ahead.is_submitted(id) => room -= 1,
                 // Read ahead twice and gone stale waiting both times: the
                 // walk reads it when its turn comes (a directory is read
                 // three times at most).
@@ -120,8 +125,12 @@ impl Walker<'_> {
                     ahead.forget(id);
                     p.ahead = None;
                     wanted.push(p);
+                    room -= 1;
                 }
-                None => wanted.push(p),
+                None => {
+                    wanted.push(p);
+                    room -= 1;
+                }
             }
         }
         if wanted.is_empty() {
