@@ -398,7 +398,7 @@ impl<'a> Walker<'a> {
             fd,
             |name| filter.keep(name),
             |d| {
-                let mut entry = Entry::new(d.name, d.file_type);
+                let mut entry = Entry::new(d.name.to_owned(), d.file_type);
                 let prober = self.prober(dir, Lookup::ByName);
                 let facts = prober.probe(&entry.name, entry.file_type);
                 self.apply(&pending.path, &mut entry, facts);
@@ -440,7 +440,7 @@ impl<'a> Walker<'a> {
             None => read_dir_each(
                 fd,
                 |name| filter.keep(name),
-                |d| entries.push(Entry::new(d.name, d.file_type)),
+                |d| entries.push(Entry::new(d.name.to_owned(), d.file_type)),
             ),
         };
         self.report_read_error(pending, read_error);

@@ -2,7 +2,7 @@
 //! (name, d_type) pairs; no per-entry stat happens here.
 
 use std::cell::RefCell;
-use std::ffi::{CStr, CString};
+use std::ffi::CStr;
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 
@@ -10,10 +10,11 @@ use rustix::fs::{Mode, OFlags, RawDir};
 
 use super::stat::{Base, FileType};
 
-/// One directory entry as getdents64 returned it.
+/// One directory entry as getdents64 returned it, borrowed from the
+/// buffer (whoever keeps the name copies it once, where it keeps it).
 #[derive(Debug)]
-pub struct DirEntry {
-    pub name: CString,
+pub struct DirEntry<'a> {
+    pub name: &'a CStr,
     /// From `d_type`; `Unknown` when the filesystem does not fill it in.
     pub file_type: FileType,
 }
@@ -64,7 +65,7 @@ thread_local! {
 pub fn read_dir_each(
     fd: BorrowedFd<'_>,
     keep: impl FnMut(&[u8]) -> bool,
-    each: impl FnMut(DirEntry),
+    each: impl FnMut(DirEntry<'_>),
 ) -> Option<std::io::Error> {
     read_dir_batches(fd, keep, each, || {})
 }
@@ -75,7 +76,7 @@ pub fn read_dir_each(
 pub fn read_dir_batches(
     fd: BorrowedFd<'_>,
     keep: impl FnMut(&[u8]) -> bool,
-    each: impl FnMut(DirEntry),
+    each: impl FnMut(DirEntry<'_>),
     next_request: impl FnMut(),
 ) -> Option<std::io::Error> {
     BUFFER.with(|buffer| match buffer.try_borrow_mut() {
@@ -90,7 +91,7 @@ fn read_into(
     fd: BorrowedFd<'_>,
     buffer: &mut Vec<MaybeUninit<u8>>,
     mut keep: impl FnMut(&[u8]) -> bool,
-    mut each: impl FnMut(DirEntry),
+    mut each: impl FnMut(DirEntry<'_>),
     mut next_request: impl FnMut(),
 ) -> Option<std::io::Error> {
     if buffer.len() < GETDENTS_BUFFER {
@@ -110,7 +111,7 @@ fn read_into(
                 let name = e.file_name();
                 if keep(name.to_bytes()) {
                     each(DirEntry {
-                        name: name.to_owned(),
+                        name,
                         file_type: file_type_of(e.file_type()),
                     });
                 }

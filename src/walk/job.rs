@@ -305,7 +305,7 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     let read_error = read_dir_batches(
         fd.as_fd(),
         |name| filter.keep(name),
-        |d| batch.borrow_mut().push(&d.name, d.file_type),
+        |d| batch.borrow_mut().push(d.name, d.file_type),
         || {
             // Without a deadline nobody takes names while the directory
             // is read: they go over once, whole (no copy, no hole left in

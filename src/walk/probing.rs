@@ -51,7 +51,7 @@ impl Walker<'_> {
             dir.fd,
             |name| filter.keep(name),
             |d| {
-                entries.push(Entry::new(d.name, d.file_type));
+                entries.push(Entry::new(d.name.to_owned(), d.file_type));
                 let n = entries.len();
                 if n == from {
                     probes = self.probes_while_reading(dir, dev, n);
