@@ -37,7 +37,6 @@
 //! comes: no directory is read more than three times).
 #![forbid(unsafe_code)]
 
-use std::collections::{HashMap, HashSet};
 use std::ffi::CString;
 use std::os::fd::OwnedFd;
 use std::sync::atomic::Ordering;
@@ -52,7 +51,7 @@ use super::trial::Trial;
 use crate::parallel::tuning::{HELD_BYTES_MAX, READ_AHEAD_MAX_AGE, READ_AHEAD_MAX_LISTED_BETWEEN};
 use crate::parallel::{self, lock};
 use crate::sys::limits::is_descriptor_exhaustion;
-use chains::{chain, OnChain, Shared};
+use chains::{chain, IdMap, IdSet, OnChain, Shared};
 
 /// Whether a directory whose job ended at `at`, when the walk had listed
 /// `then` entries, is too old to be listed now that it has listed
@@ -75,7 +74,7 @@ pub struct ReadAhead {
     /// Under `--timeout`, the window for small directories and its most
     /// (see [`parallel::deadline_window`]): `(window, max)`.
     bounds: (usize, usize),
-    jobs: HashMap<u64, DirJob>,
+    jobs: IdMap<DirJob>,
     /// Under `--timeout` (descriptors allowing), each job also reads its
     /// first subdirectory.
     first_child: bool,
@@ -86,10 +85,10 @@ pub struct ReadAhead {
     outstanding: usize,
     /// Jobs withdrawn before any thread started them, or whose results
     /// went stale.
-    withdrawn: HashSet<u64>,
+    withdrawn: IdSet,
     /// Jobs whose results went stale (the walk reads ahead such a
     /// directory once more at most).
-    stale: HashSet<u64>,
+    stale: IdSet,
     /// Whether the threads run beside the walk.
     trial: Trial,
 }
@@ -131,12 +130,12 @@ impl ReadAhead {
             at_once,
             window,
             bounds: (window, max.max(window)),
-            jobs: HashMap::new(),
+            jobs: IdMap::default(),
             first_child,
             adopted: None,
             outstanding: 0,
-            withdrawn: HashSet::new(),
-            stale: HashSet::new(),
+            withdrawn: IdSet::default(),
+            stale: IdSet::default(),
             trial: Trial::default(),
         }
     }

@@ -4,13 +4,40 @@
 //! results that wait for the walk, within the memory budget.
 #![forbid(unsafe_code)]
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use super::super::job::{DirJob, DirTask, JobRun};
 use crate::parallel::lock;
 use crate::parallel::tuning::HELD_BYTES_MAX;
+
+/// Job ids are handed out in sequence: one multiply spreads them over a
+/// table (SipHash cost the walk a few hundred instructions per directory
+/// under `--timeout`, where every directory is a job).
+#[derive(Default)]
+pub(super) struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(self.0.rotate_left(8) ^ u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, id: u64) {
+        self.0 = id.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// Maps and sets keyed by job id.
+pub(super) type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
+pub(super) type IdSet = HashSet<u64, BuildHasherDefault<IdHasher>>;
 
 /// A job a chain took.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -36,19 +63,19 @@ pub(super) struct Chains {
     pub(super) waiting: Vec<(u64, JobRun)>,
     /// Chains running, but for those left stuck in a job given up.
     pub(super) running: usize,
-    pub(super) on_chains: HashMap<u64, OnChain>,
+    pub(super) on_chains: IdMap<OnChain>,
     /// A job was given up and none has ended since: every job waiting
     /// starts at once.
     pub(super) hurry: bool,
     /// Jobs ended and not taken: the bytes each holds, and the walk's
     /// count of entries listed when it ended.
-    pub(super) ended: HashMap<u64, (usize, u64)>,
+    pub(super) ended: IdMap<(usize, u64)>,
     pub(super) held: usize,
     pub(super) closed: bool,
     /// First subdirectories their parents' chains went on with (see
     /// [`DirTask::first_child`]), by the parent's id: the path, and the
     /// child's id and job, until the walk takes the parent.
-    pub(super) adopted: HashMap<u64, (Vec<u8>, u64, DirJob)>,
+    pub(super) adopted: IdMap<(Vec<u8>, u64, DirJob)>,
 }
 
 impl Chains {
