@@ -1,8 +1,8 @@
 //! Reading ahead with `-R`: while the walk formats and prints one
 //! directory, the jobs (`job`) of the subdirectories that come next run on
-//! a few threads, in chains: a thread that ends a job takes the next one
-//! waiting, newest first (the walk is depth first), without sleeping in
-//! between. Nothing is printed or reported by a job: each result waits
+//! a few threads, in chains: a thread that ends a job takes the waiting
+//! one the walk lists soonest (by its place on the walk's work stack),
+//! without sleeping in between. Nothing is printed or reported by a job: each result waits
 //! until the walk reaches its directory, which then goes on exactly as if
 //! it had been read there and then, so output, messages and their order do
 //! not change. The walk waits for a job under way with the run's deadline:
@@ -51,7 +51,7 @@ use super::trial::Trial;
 use crate::parallel::tuning::{HELD_BYTES_MAX, READ_AHEAD_MAX_AGE, READ_AHEAD_MAX_LISTED_BETWEEN};
 use crate::parallel::{self, lock};
 use crate::sys::limits::is_descriptor_exhaustion;
-use chains::{chain, IdMap, IdSet, OnChain, Shared};
+use chains::{chain, IdMap, IdSet, OnChain, Shared, Waiting};
 
 /// Whether a directory whose job ended at `at`, when the walk had listed
 /// `then` entries, is too old to be listed now that it has listed
@@ -60,6 +60,10 @@ fn stale((at, then): (Instant, u64), now: Instant, listed: u64) -> bool {
     now.saturating_duration_since(at) > READ_AHEAD_MAX_AGE
         || listed.saturating_sub(then) > READ_AHEAD_MAX_LISTED_BETWEEN
 }
+
+/// A directory to read ahead: its name under the parent, its path, and
+/// its place on the walk's work stack (see [`Waiting::place`]).
+pub type Submitted = (CString, Vec<u8>, usize);
 
 pub struct ReadAhead {
     shared: Arc<Shared>,
@@ -238,7 +242,7 @@ impl ReadAhead {
     /// they will be listed, as far as the window allows, withdrawing older
     /// jobs that no thread started to make room (they are needed later).
     /// Returns the job ids, one per directory queued.
-    pub fn submit(&mut self, parent: &Arc<OwnedFd>, dirs: Vec<(CString, Vec<u8>)>) -> Vec<u64> {
+    pub fn submit(&mut self, parent: &Arc<OwnedFd>, dirs: Vec<Submitted>) -> Vec<u64> {
         let Some(context) = &self.context else {
             return Vec::new();
         };
@@ -247,7 +251,7 @@ impl ReadAhead {
         let mut chains = lock(&self.shared.chains);
         let excess = (self.outstanding + dirs.len()).saturating_sub(window);
         let withdrawn = excess.min(chains.waiting.len());
-        for (id, _) in chains.waiting.drain(..withdrawn) {
+        for Waiting { id, .. } in chains.waiting.drain(..withdrawn) {
             self.jobs.remove(&id);
             self.withdrawn.insert(id);
         }
@@ -263,8 +267,9 @@ impl ReadAhead {
             self.trial.submitted();
         }
         self.outstanding += count;
-        // Reversed onto the stack: the first to be listed ends on top.
-        for (&id, (name, path)) in ids.iter().zip(dirs).rev() {
+        // Each in its place among those waiting: the first to be listed
+        // ends on top.
+        for (&id, (name, path, place)) in ids.iter().zip(dirs) {
             let (job, run) = DirJob::later(DirTask {
                 parent: Some(Arc::clone(parent)),
                 name,
@@ -274,7 +279,7 @@ impl ReadAhead {
                 context: context.clone(),
             });
             self.jobs.insert(id, job);
-            chains.waiting.push((id, run));
+            chains.queue(id, place, run);
         }
         drop(chains);
         self.start_chains();
@@ -324,8 +329,8 @@ impl ReadAhead {
         self.outstanding = self.outstanding.saturating_sub(1);
         let job = self.jobs.remove(&id)?;
         let mut chains = lock(&self.shared.chains);
-        if let Some(i) = chains.waiting.iter().position(|(queued, _)| *queued == id) {
-            let (_, run) = chains.waiting.remove(i);
+        if let Some(i) = chains.waiting.iter().position(|w| w.id == id) {
+            let Waiting { run, .. } = chains.waiting.remove(i);
             // Without a deadline the walk reads it itself. Under one it
             // may not: it starts now, on a chain of its own (which then
             // goes on with its first subdirectory; with no thread, it is
@@ -457,7 +462,8 @@ impl ReadAhead {
             let mut chains = lock(&self.shared.chains);
             let next = (chains.held < HELD_BYTES_MAX)
                 .then(|| chains.waiting.pop())
-                .flatten();
+                .flatten()
+                .map(|w| (w.id, w.run));
             drop(chains);
             let Some((id, run)) = next else {
                 return;

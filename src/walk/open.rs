@@ -95,7 +95,8 @@ impl Walker<'_> {
         let Some(parent) = self.chain.parent_shared() else {
             return;
         };
-        let mut wanted: Vec<&mut Pending> = Vec::new();
+        let mut wanted: Vec<(&mut Pending, usize)> = Vec::new();
+        let top = work.len().saturating_sub(1);
         // The window is the jobs outstanding at once: one already submitted
         // takes its place as much as one submitted now (wanting `window`
         // more past them withdrew, and submitted again, a window of jobs
@@ -124,11 +125,11 @@ impl Walker<'_> {
                     p.stale_once |= ahead.went_stale(id);
                     ahead.forget(id);
                     p.ahead = None;
-                    wanted.push(p);
+                    wanted.push((p, top - i));
                     room -= 1;
                 }
                 None => {
-                    wanted.push(p);
+                    wanted.push((p, top - i));
                     room -= 1;
                 }
             }
@@ -138,13 +139,13 @@ impl Walker<'_> {
         }
         let dirs = wanted
             .iter()
-            .map(|p| {
+            .map(|(p, place)| {
                 let name = CString::new(p.name()).unwrap_or_default();
-                (name, p.path.clone())
+                (name, p.path.clone(), *place)
             })
             .collect();
         let ids = ahead.submit(&parent, dirs);
-        for (p, id) in wanted.into_iter().zip(ids) {
+        for ((p, _), id) in wanted.into_iter().zip(ids) {
             p.ahead = Some(id);
         }
     }

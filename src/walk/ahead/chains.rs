@@ -1,6 +1,6 @@
 //! The read-ahead's chains: the jobs no thread has taken yet, the chains
-//! that run them (a thread ending a job takes the next waiting, newest
-//! first, or goes on with that directory's first subdirectory), and the
+//! that run them (a thread ending a job takes the waiting one listed
+//! soonest, or goes on with that directory's first subdirectory), and the
 //! results that wait for the walk, within the memory budget.
 #![forbid(unsafe_code)]
 
@@ -56,11 +56,36 @@ pub(super) enum OnChain {
     Lost,
 }
 
+/// A job no thread has taken yet (`R`: how it runs).
+pub(super) struct Waiting<R = JobRun> {
+    pub(super) id: u64,
+    /// Its directory's place on the walk's work stack: an item there
+    /// keeps its place until listed, and the higher is listed sooner.
+    pub(super) place: usize,
+    pub(super) run: R,
+}
+
+/// Queues `job` after those listed sooner (`waiting` is in listing order,
+/// the last first): a chain takes the directory the walk needs next, and
+/// the read-ahead withdraws from the far end. Submitted later is not
+/// listed later: a directory's subdirectories go before its siblings.
+fn queue<R>(waiting: &mut Vec<Waiting<R>>, job: Waiting<R>) {
+    let at = waiting.partition_point(|w| w.place <= job.place);
+    waiting.insert(at, job);
+}
+
+impl Chains {
+    /// Queues job `id` for the directory at `place` on the walk's stack.
+    pub(super) fn queue(&mut self, id: u64, place: usize, run: JobRun) {
+        queue(&mut self.waiting, Waiting { id, place, run });
+    }
+}
+
 /// The jobs no thread has taken, the chains running, and what waits.
 #[derive(Default)]
 pub(super) struct Chains {
-    /// The last is the next to run.
-    pub(super) waiting: Vec<(u64, JobRun)>,
+    /// In the order the walk lists them: the last is the next to run.
+    pub(super) waiting: Vec<Waiting>,
     /// Chains running, but for those left stuck in a job given up.
     pub(super) running: usize,
     pub(super) on_chains: IdMap<OnChain>,
@@ -85,7 +110,7 @@ impl Chains {
         if self.closed || busy || self.held >= HELD_BYTES_MAX {
             return None;
         }
-        let (id, run) = self.waiting.pop()?;
+        let Waiting { id, run, .. } = self.waiting.pop()?;
         Some(self.begin(id, run))
     }
 
@@ -186,5 +211,39 @@ pub(super) fn chain(shared: &Shared, at_once: usize, (mut id, mut run): (u64, Jo
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{queue, Waiting};
+
+    fn next_ids(places: &[(u64, usize)]) -> Vec<u64> {
+        let mut waiting = Vec::new();
+        for &(id, place) in places {
+            queue(&mut waiting, Waiting { id, place, run: () });
+        }
+        waiting.iter().rev().map(|w| w.id).collect()
+    }
+
+    #[test]
+    fn the_directory_listed_next_runs_first_whenever_it_was_submitted() {
+        // Siblings at places 9, 8, 7 submitted first, then 6 and 5 deeper
+        // on the stack: submitted later, listed later.
+        assert_eq!(
+            next_ids(&[(1, 9), (2, 8), (3, 7), (4, 6), (5, 5)]),
+            [1, 2, 3, 4, 5]
+        );
+        assert_eq!(
+            next_ids(&[(4, 6), (5, 5), (1, 9), (2, 8), (3, 7)]),
+            [1, 2, 3, 4, 5]
+        );
+    }
+
+    #[test]
+    fn a_directory_s_subdirectories_run_before_its_siblings() {
+        // Siblings 7 and 6 wait; the walk lists place 8 and pushes its
+        // subdirectories on top (places 8 and 9).
+        assert_eq!(next_ids(&[(1, 7), (2, 6), (3, 9), (4, 8)]), [3, 4, 1, 2]);
     }
 }
