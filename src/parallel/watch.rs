@@ -8,6 +8,7 @@
 //! nothing more is sent and every request is given up at once.
 #![forbid(unsafe_code)]
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -29,6 +30,9 @@ struct Beats {
 struct Shared {
     beats: Mutex<Beats>,
     ended: Condvar,
+    /// `Beats::ended`, for a waiter that looks without taking the lock
+    /// (a waiter looking under it held up every request the job made).
+    ended_flag: AtomicBool,
 }
 
 impl Shared {
@@ -52,6 +56,7 @@ impl Drop for Beat {
     fn drop(&mut self) {
         let mut beats = self.0.lock();
         beats.ended = true;
+        self.0.ended_flag.store(true, Ordering::Release);
         if beats.given_up {
             runner().stuck(false);
         }
@@ -86,6 +91,7 @@ pub fn watch_later() -> (Beat, Watched) {
             waiting: false,
         }),
         ended: Condvar::new(),
+        ended_flag: AtomicBool::new(false),
     });
     (Beat(Arc::clone(&shared)), Watched(shared))
 }
@@ -103,7 +109,7 @@ impl Watched {
 
     /// Whether the job ended.
     pub fn ended(&self) -> bool {
-        self.0.lock().ended
+        self.0.ended_flag.load(Ordering::Acquire)
     }
 
     /// Looks for the job's end for [`WAIT_SPIN`], yielding the CPU, before
