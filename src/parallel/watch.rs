@@ -15,12 +15,11 @@ use std::time::{Duration, Instant};
 use super::runner::watched as runner;
 use super::tuning::{IDLE_SPIN, WAIT_SPIN};
 
-/// What the waiter and the job share: when the request in flight started,
-/// whether the job ended, whether it was given up.
+/// What the waiter and the job share under a lock: when the request in
+/// flight started, whether it was given up.
 #[derive(Debug)]
 struct Beats {
     since: Instant,
-    ended: bool,
     given_up: bool,
     /// The waiter sleeps on `ended` (a signal costs a system call even
     /// with nobody waiting).
@@ -30,8 +29,9 @@ struct Beats {
 struct Shared {
     beats: Mutex<Beats>,
     ended: Condvar,
-    /// `Beats::ended`, for a waiter that looks without taking the lock
-    /// (a waiter looking under it held up every request the job made).
+    /// Whether the job ended: set under the lock (a waiter about to sleep
+    /// sees it or is woken), read without it by a waiter looking (a look
+    /// under the lock held up every request the job made).
     ended_flag: AtomicBool,
 }
 
@@ -54,8 +54,7 @@ impl Beat {
 
 impl Drop for Beat {
     fn drop(&mut self) {
-        let mut beats = self.0.lock();
-        beats.ended = true;
+        let beats = self.0.lock();
         self.0.ended_flag.store(true, Ordering::Release);
         if beats.given_up {
             runner().stuck(false);
@@ -86,7 +85,6 @@ pub fn watch_later() -> (Beat, Watched) {
     let shared = Arc::new(Shared {
         beats: Mutex::new(Beats {
             since: Instant::now(),
-            ended: false,
             given_up: false,
             waiting: false,
         }),
@@ -126,7 +124,7 @@ impl Watched {
     pub fn wait_until(&self, limit: Option<Duration>, until: Option<Instant>) -> Option<bool> {
         let mut beats = self.0.lock();
         loop {
-            if beats.ended {
+            if self.ended() {
                 return Some(true);
             }
             let deadline = limit.map(|limit| beats.since + limit);

@@ -2,11 +2,12 @@
 //! directory, the jobs (`job`) of the subdirectories that come next run on
 //! a few threads, in chains: a thread that ends a job takes the waiting
 //! one the walk lists soonest (by its place on the walk's work stack),
-//! without sleeping in between. Nothing is printed or reported by a job: each result waits
-//! until the walk reaches its directory, which then goes on exactly as if
-//! it had been read there and then, so output, messages and their order do
-//! not change. The walk waits for a job under way with the run's deadline:
-//! without one it runs jobs still waiting itself meanwhile; under
+//! without sleeping in between. Nothing is printed or reported by a job:
+//! each result waits until the walk reaches its directory, which then
+//! goes on exactly as if it had been read there and then, so output,
+//! messages and their order do not change. The walk waits for a job
+//! under way with the run's deadline: without one it runs jobs still
+//! waiting itself meanwhile; under
 //! `--timeout` a job given up leaves its chain stuck, another chain takes
 //! its place, and every job waiting starts at once until one ends (a dead
 //! subtree costs about one limit per window, not one per chain's worth).
@@ -462,10 +463,9 @@ impl ReadAhead {
             let mut chains = lock(&self.shared.chains);
             let next = (chains.held < HELD_BYTES_MAX)
                 .then(|| chains.waiting.pop())
-                .flatten()
-                .map(|w| (w.id, w.run));
+                .flatten();
             drop(chains);
-            let Some((id, run)) = next else {
+            let Some(Waiting { id, run, .. }) = next else {
                 return;
             };
             run.begin();

@@ -115,24 +115,24 @@ impl Walker<'_> {
                 // under way already; under a deadline it starts one anyway.
                 _ if i == 0
                     && self.deadline.is_none()
-                    && !p.ahead.is_some_and(|id| ahead.is_submitted(id)) => {}
-                Some(id) if ahead.is_submitted(id) => room -= 1,
+                    && !p.ahead.is_some_and(|id| ahead.is_submitted(id)) =>
+                {
+                    continue
+                }
+                Some(id) if ahead.is_submitted(id) => {}
                 // Read ahead twice and gone stale waiting both times: the
                 // walk reads it when its turn comes (a directory is read
                 // three times at most).
-                Some(id) if ahead.went_stale(id) && p.stale_once => {}
+                Some(id) if ahead.went_stale(id) && p.stale_once => continue,
                 Some(id) => {
                     p.stale_once |= ahead.went_stale(id);
                     ahead.forget(id);
                     p.ahead = None;
                     wanted.push((p, top - i));
-                    room -= 1;
                 }
-                None => {
-                    wanted.push((p, top - i));
-                    room -= 1;
-                }
+                None => wanted.push((p, top - i)),
             }
+            room -= 1;
         }
         if wanted.is_empty() {
             return;

@@ -74,13 +74,6 @@ fn queue<R>(waiting: &mut Vec<Waiting<R>>, job: Waiting<R>) {
     waiting.insert(at, job);
 }
 
-impl Chains {
-    /// Queues job `id` for the directory at `place` on the walk's stack.
-    pub(super) fn queue(&mut self, id: u64, place: usize, run: JobRun) {
-        queue(&mut self.waiting, Waiting { id, place, run });
-    }
-}
-
 /// The jobs no thread has taken, the chains running, and what waits.
 #[derive(Default)]
 pub(super) struct Chains {
@@ -104,6 +97,11 @@ pub(super) struct Chains {
 }
 
 impl Chains {
+    /// Queues job `id` for the directory at `place` on the walk's stack.
+    pub(super) fn queue(&mut self, id: u64, place: usize, run: JobRun) {
+        queue(&mut self.waiting, Waiting { id, place, run });
+    }
+
     /// The next job waiting, begun, for a chain that may run it.
     pub(super) fn next(&mut self, at_once: usize) -> Option<(u64, JobRun)> {
         let busy = self.running >= at_once && !self.hurry;
