@@ -1,9 +1,9 @@
 //! Whether the read-ahead runs beside the walk: the process's CPU time
 //! against the wall time over each stretch of directories taken back
-//! from it, judged by [`parallel::read_ahead_runs_beside`]; after a stretch
-//! judged not beside, the read-ahead rests for a while, then is tried
-//! again (a scheduler may move its workers to another CPU later on), the
-//! rest doubling with each stretch judged so in a row. Only
+//! from it, judged by [`parallel::read_ahead_runs_beside`]; after two
+//! stretches in a row judged not beside, the read-ahead rests for a
+//! while, then is tried again (a scheduler may move its workers to
+//! another CPU later on), the rest doubling with each rest in a row. Only
 //! the measurement; the policy and its figures live in `parallel`.
 #![forbid(unsafe_code)]
 
@@ -22,8 +22,14 @@ pub struct Trial {
     /// Directories still to be listed before the read-ahead is tried
     /// again (0: it is on).
     resting: usize,
-    /// Stretches judged not beside in a row.
+    /// Rests in a row.
     failed: u32,
+    /// The last stretch was judged not beside. One alone is not enough:
+    /// the process's CPU time counts another thread's running time only
+    /// from its last tick or switch, so a stretch of a few milliseconds
+    /// beside can read as one CPU (`ls -R` of 400 x 500: 1.66, 2.07,
+    /// 1.00, 1.25, 2.55, 0.99, 1.31 CPUs in turn).
+    below: bool,
 }
 
 impl Trial {
@@ -46,11 +52,16 @@ impl Trial {
         }
         self.start = None;
         let used = process_cpu_time().map(|now| now.saturating_sub(cpu));
-        if used.is_some_and(|u| !parallel::read_ahead_runs_beside(u, at.elapsed())) {
+        let below = used.is_some_and(|u| !parallel::read_ahead_runs_beside(u, at.elapsed()));
+        if below && self.below {
             self.resting = READ_AHEAD_REST << self.failed.min(READ_AHEAD_REST_DOUBLINGS);
             self.failed += 1;
+            self.below = false;
         } else {
-            self.failed = 0;
+            self.below = below;
+            if !below {
+                self.failed = 0;
+            }
         }
     }
 
