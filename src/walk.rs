@@ -113,7 +113,7 @@ pub struct Walker<'a> {
     /// the jobs, which carry it; see ARCHITECTURE.md).
     deadline: Option<std::time::Duration>,
     /// What every directory's job shares, made once.
-    jobs: std::cell::OnceCell<job::JobContext>,
+    jobs: std::cell::OnceCell<Arc<job::JobContext>>,
 }
 
 impl<'a> Walker<'a> {
@@ -206,7 +206,7 @@ impl<'a> Walker<'a> {
             .collect();
         // Where a network mount may never be read ahead (a warm one), the
         // threads start with the first directory submitted.
-        let context = (workers > 0).then(|| self.job_context().clone());
+        let context = (workers > 0).then(|| Arc::clone(self.job_context()));
         let mut ahead =
             ReadAhead::start(workers, descriptors, (context, self.deadline), self.remote);
         while let Some(item) = work.pop() {

@@ -7,7 +7,10 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 /// `dir/name`, without doubling a trailing slash: how `-R` names the
 /// subdirectories it descends into (`./sub` under `.`).
 pub fn child_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
-    let mut path = dir.to_vec();
+    // Made at its full size at once (a copy of `dir` grown twice cost
+    // `-R` of small directories a realloc per subdirectory).
+    let mut path = Vec::with_capacity(dir.len() + 1 + name.len());
+    path.extend_from_slice(dir);
     if path.last() != Some(&b'/') {
         path.push(b'/');
     }

@@ -69,7 +69,7 @@ pub type Submitted = (CString, Vec<u8>, usize);
 pub struct ReadAhead {
     shared: Arc<Shared>,
     /// What every job shares (`None`: reading ahead is off).
-    context: Option<JobContext>,
+    context: Option<Arc<JobContext>>,
     deadline: Option<Duration>,
     /// Chains running at once, at most.
     at_once: usize,
@@ -106,7 +106,7 @@ impl ReadAhead {
     pub(super) fn start(
         workers: usize,
         descriptors: usize,
-        (context, deadline): (Option<JobContext>, Option<Duration>),
+        (context, deadline): (Option<Arc<JobContext>>, Option<Duration>),
         lazily: bool,
     ) -> ReadAhead {
         let workers = if context.is_some() {
@@ -277,7 +277,7 @@ impl ReadAhead {
                 path,
                 identify: true,
                 first_child: self.first_child,
-                context: context.clone(),
+                context: Arc::clone(context),
             });
             self.jobs.insert(id, job);
             chains.queue(id, place, run);

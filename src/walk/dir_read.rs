@@ -56,6 +56,14 @@ pub struct PackedNames {
 }
 
 impl PackedNames {
+    /// Room for `names` names of `bytes` bytes in all, made once.
+    pub fn with_capacity(bytes: usize, names: usize) -> PackedNames {
+        PackedNames {
+            bytes: Vec::with_capacity(bytes),
+            types: Vec::with_capacity(names),
+        }
+    }
+
     pub fn push(&mut self, name: &CStr, file_type: FileType) {
         self.bytes.extend_from_slice(name.to_bytes_with_nul());
         self.types.push(file_type);

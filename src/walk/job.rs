@@ -25,7 +25,7 @@ use super::probe::{FactsList, Prober};
 use super::probes::Probes;
 use crate::config::Config;
 use crate::entry::Entry;
-use crate::parallel::tuning::WATCHED_WAKE_EVERY;
+use crate::parallel::tuning::{WATCHED_BATCH, WATCHED_WAKE_EVERY};
 use crate::parallel::{self, lock, Beat, Lookup, Shape, Strategy, Watched};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_batches};
@@ -92,7 +92,7 @@ pub(super) struct DirTask {
     /// subdirectory is the next job of the same thread (the walk lists it
     /// right after, and cannot read it itself).
     pub first_child: bool,
-    pub context: JobContext,
+    pub context: Arc<JobContext>,
 }
 
 /// The waiting side of a directory's job.
@@ -291,7 +291,10 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     }
     let filter = Filter::new(&context.config);
     let mut helped = false;
-    let batch = RefCell::new(PackedNames::default());
+    let batch = RefCell::new(match watched {
+        true => PackedNames::with_capacity(WATCHED_BATCH.0, WATCHED_BATCH.1),
+        false => PackedNames::default(),
+    });
     // The names read since the last hand-over go to the walk, and to the
     // probes started early (both under one lock: the walk that gives the
     // reading up seals the probes with the names it takes).
@@ -408,7 +411,7 @@ fn first_child(task: &DirTask, fd: Arc<OwnedFd>, entries: &[Entry]) -> Option<Di
         path: crate::sys::path::child_path(&task.path, dir.name_bytes()),
         identify: true,
         first_child: true,
-        context: task.context.clone(),
+        context: Arc::clone(&task.context),
     })
 }
 

@@ -95,7 +95,7 @@ impl Walker<'_> {
         let Some(parent) = self.chain.parent_shared() else {
             return;
         };
-        let mut wanted: Vec<(&mut Pending, usize)> = Vec::new();
+        let mut wanted: Vec<(&mut Pending, usize)> = Vec::with_capacity(window);
         let top = work.len().saturating_sub(1);
         // The window is the jobs outstanding at once: one already submitted
         // takes its place as much as one submitted now (wanting `window`
@@ -151,13 +151,15 @@ impl Walker<'_> {
     }
 
     /// What every directory's job shares, made once.
-    pub(super) fn job_context(&self) -> &JobContext {
-        self.jobs.get_or_init(|| JobContext {
-            plan: Arc::clone(&self.plan),
-            xattrs: Arc::clone(&self.xattrs),
-            config: Arc::new(self.config.clone()),
-            collate_bytes: self.collate_bytes,
-            deadline: self.deadline,
+    pub(super) fn job_context(&self) -> &Arc<JobContext> {
+        self.jobs.get_or_init(|| {
+            Arc::new(JobContext {
+                plan: Arc::clone(&self.plan),
+                xattrs: Arc::clone(&self.xattrs),
+                config: Arc::new(self.config.clone()),
+                collate_bytes: self.collate_bytes,
+                deadline: self.deadline,
+            })
         })
     }
 
@@ -176,7 +178,7 @@ impl Walker<'_> {
             path: pending.path.clone(),
             identify: self.config.recursive,
             first_child: false,
-            context: self.job_context().clone(),
+            context: Arc::clone(self.job_context()),
         });
         Some(job.wait().0)
     }
