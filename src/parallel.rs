@@ -1,17 +1,11 @@
 //! Every decision about threads, and the only place that starts them: how
-//! a directory's entries are probed (inline, or by `Probes` in a `Shape`:
-//! split over the CPUs, paced by the device's answers, or watched under
-//! `--timeout`), how many workers
-//! read subdirectories ahead with `-R`, whether a long listing is
-//! formatted on two threads, whether names are keyed and sorted on two
-//! threads. Each answer comes from the filesystem (local, or how fast a
-//! network one answers: `pace`), the size of the batch, the CPUs, and
-//! `STATLS_THREADS` (as `config.probes`). The walk and the long format ask
-//! here and hand their work to the spawn helpers and the pool; a thread
-//! that cannot be started (limits) leaves its share to the caller, and
-//! under a small address-space limit none is started at all
-//! ([`threads_allowed`]): threads must never make `ls`
-//! fail where one thread succeeds.
+//! a directory's entries are probed (inline, or by `Probes` in a `Shape`),
+//! how many workers read subdirectories ahead with `-R`, whether a long
+//! listing is formatted or names are sorted on two threads. Answers come
+//! from the filesystem (`pace`), the batch's size, the CPUs and
+//! `STATLS_THREADS`. A thread that cannot start leaves its share to the
+//! caller, and under a small address-space limit none starts
+//! ([`threads_allowed`]): threads never make `ls` fail.
 #![forbid(unsafe_code)]
 
 use std::os::fd::BorrowedFd;

@@ -1,41 +1,11 @@
-//! Reading ahead with `-R`: while the walk formats and prints one
-//! directory, the jobs (`job`) of the subdirectories that come next run on
-//! a few threads, in chains: a thread that ends a job takes the waiting
-//! one the walk lists soonest (by its place on the walk's work stack),
-//! without sleeping in between. Nothing is printed or reported by a job:
-//! each result waits until the walk reaches its directory, which then
-//! goes on exactly as if it had been read there and then, so output,
-//! messages and their order do not change. The walk waits for a job
-//! under way with the run's deadline: without one it runs jobs still
-//! waiting itself meanwhile; under
-//! `--timeout` a job given up leaves its chain stuck, another chain takes
-//! its place, and every job waiting starts at once until one ends (a dead
-//! subtree costs about one limit per window, not one per chain's worth).
-//! Under `--timeout` the walk cannot read the directory it lists next
-//! itself, and a subdirectory is submitted only once its parent is
-//! listed: so a chain that ends a job goes on with that directory's first
-//! subdirectory (a job of its own, adopted by the walk with its parent),
-//! where the descriptors allow one more per job (`-R --timeout=30` of 200
-//! directories each with a subdirectory, 400 of 120 files: 34 ms, now 24).
-//!
-//! Bounded in descriptors: at most [`ReadAhead::window`] directories are
-//! read ahead at a time, each holding one descriptor, within the share of
-//! the free descriptors the budget gives the read-ahead; only
-//! subdirectories of the directory on top of the `-R` path are read ahead
-//! (opened relative to its descriptor, shared by `Arc`), so no pending
-//! work item holds a descriptor. A job the walk reaches before any thread
-//! took it is done by the walk itself (under `--timeout`, started then on
-//! a chain of its own, which also reads its first subdirectory), and so
-//! is one whose open met the descriptor limit (never reported from here),
-//! which also halves the window. Bounded in memory: chains pause while
-//! results waiting hold [`HELD_BYTES_MAX`] (`ahead/chains`).
-//!
-//! Bounded in staleness: a directory read ahead is listed no later than
-//! [`READ_AHEAD_MAX_AGE`] after its job's requests ended, and with no more
-//! than [`READ_AHEAD_MAX_LISTED_BETWEEN`] entries listed by the walk in
-//! between; an older result is dropped, and the directory read again
-//! (ahead once more when the walk nears it, then by the walk when its turn
-//! comes: no directory is read more than three times).
+//! Reading ahead with `-R`: the jobs (`job`) of the subdirectories the
+//! walk lists next run in chains on a few threads (`ahead/chains`); each
+//! result waits until the walk reaches its directory, which then goes on
+//! exactly as if it were read there and then. Bounded in descriptors (the
+//! window, within the budget's share), in memory ([`HELD_BYTES_MAX`]) and
+//! in staleness (an old result is dropped and the directory read again).
+//! Under `--timeout` a chain also reads a directory's first subdirectory,
+//! and one left stuck in a job given up is replaced by another.
 #![forbid(unsafe_code)]
 
 use std::ffi::CString;

@@ -1,16 +1,9 @@
 //! The directories on the current `-R` path, root first: their (dev, ino)
 //! for loop detection, and open descriptors so that each subdirectory is
-//! opened relative to its parent (`openat(parent, name)`) instead of by a
-//! path from the working directory. That re-walks nothing, and depth is no
-//! longer bounded by PATH_MAX.
-//!
-//! Only the deepest `held` descriptors stay open (the descriptor budget's
-//! share: 16 when descriptors are plenty, 1 with four free, none with
-//! fewer, when every directory is opened by its path as GNU does). A level
-//! whose descriptor was given up is reopened through `..` from its child
-//! when the walk climbs back to it with more of its subdirectories still
-//! to list, and accepted only if it is the same directory (dev, ino) as
-//! before.
+//! opened relative to its parent (no path re-walked, depth not bounded by
+//! PATH_MAX). Only the deepest few stay open (the descriptor budget's
+//! share); a level whose descriptor was given up is reopened through `..`
+//! from its child, and accepted only if it is the same directory.
 #![forbid(unsafe_code)]
 
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};

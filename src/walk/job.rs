@@ -1,16 +1,11 @@
 //! One directory's job, the one way a directory is read off the walk's
 //! thread: open it, identify it (`-R`), read it a getdents answer at a
-//! time (each answer handed over at once, so that a job given up keeps
-//! what was read), then learn what can be learned before the walk lists
-//! it. Without a deadline, that is its probes where the walk would make
-//! them one at a time, and its entries made and sorted; under
-//! `--timeout`, its probes start on the job's thread (`probes`),
-//! or with nothing to probe its entries are made and sorted. Whoever
-//! needs the result waits for the job with the run's deadline (`None`:
-//! as long as it takes); a request in flight that waits past it is given
-//! up with ETIMEDOUT. The read-ahead (`ahead`) runs jobs before the walk
-//! reaches them; under `--timeout` the walk runs one for each directory
-//! it reaches unread.
+//! time (so a job given up keeps what was read), then what can be done
+//! before the walk lists it: probes, entries made and sorted. Whoever
+//! needs the result waits for the job with the run's deadline (`None`: as
+//! long as it takes); a request in flight past it is given up with
+//! ETIMEDOUT. Run by the read-ahead (`ahead`), and under `--timeout` by
+//! the walk for each directory it reaches unread.
 #![forbid(unsafe_code)]
 
 use std::cell::RefCell;

@@ -1,15 +1,11 @@
-//! A directory's entries probed on more than one thread, the one way it
-//! is done, with or without a deadline: workers take the entries a chunk
-//! at a time, in order, and publish their facts a run at a time; whoever
-//! waits (`run`) hands them to the walk in entry order (`handover`) as
-//! they come, so what is printed and reported does not depend on timing.
-//! Entries may be added while the directory is still read. The `Shape`
-//! (`parallel`) says how many workers, how many entries each takes, and
-//! whether the device paces them. With no deadline the caller is one of
-//! the workers, the others lent to the run's probe pool, and nothing is
-//! given up; with one (`--timeout`) the workers run on watched threads
-//! and the waiter makes no request itself: it gives up a request that
-//! waited the limit (`deadline`).
+//! A directory's entries probed on more than one thread, with or without
+//! a deadline: workers take the entries a chunk at a time, in order, and
+//! publish their facts a run at a time; whoever waits (`run`) hands them
+//! to the walk in entry order (`handover`), so output does not depend on
+//! timing. With no deadline the caller is one of the workers, the others
+//! lent to the probe pool; under `--timeout` the workers run on watched
+//! threads and the waiter gives up a request that waited the limit
+//! (`deadline`).
 #![forbid(unsafe_code)]
 
 use std::collections::VecDeque;
