@@ -430,6 +430,7 @@ impl<'a> Walker<'a> {
             }
             Some((Listing::Names(names), read_error)) => {
                 names.unpack_into(&mut entries);
+                self.job_context().buffers.give_back(names);
                 read_error
             }
             Some((Listing::Made(made), read_error)) => {

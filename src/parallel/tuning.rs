@@ -188,12 +188,18 @@ pub const MAX_STUCK: usize = 1024;
 pub const IDLE_SPIN: Duration = Duration::from_millis(3);
 pub const WAIT_SPIN: Duration = Duration::from_micros(200);
 
-/// Room a job under `--timeout` makes at once for the names of a getdents
-/// answer (bytes, names), handed over an answer at a time: growing it
-/// name by name cost `-R --timeout=30` of 2 000 x 20 4 % more. Without the
-/// option the names go over once, whole, and growing them measured 5 %
-/// faster on 400 x 120 (bench/table.py).
-pub const WATCHED_BATCH: (usize, usize) = (4096, 256);
+/// Name buffers kept for the next directories' jobs, and the largest kept
+/// (bytes): enough for the jobs under way and the walk's, little memory.
+pub const NAME_BUFFERS_KEPT: usize = 8;
+pub const NAME_BUFFER_KEPT_MAX: usize = 64 * 1024;
+
+/// Room a job's name buffer starts with (bytes, names): past the C
+/// library's per-thread cache of small blocks (up to 1 032 bytes), so that
+/// it comes from the job thread's own malloc arena. A buffer grown from a
+/// small block grows where that block was made, often the walk's arena
+/// (blocks freed on a thread are reused by its next requests, whoever made
+/// them): every realloc then took the lock the walk's allocations take.
+pub const NAME_BUFFER_START: (usize, usize) = (4096, 256);
 
 /// A watched thread's stack: a probe or a directory read needs little.
 pub const WATCHED_STACK: usize = 128 * 1024;

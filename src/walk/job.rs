@@ -14,13 +14,15 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use super::dir_read::{sorted_ahead, DirRead, Listing, Outcome, PackedNames, PROBE_AHEAD_MAX};
+use super::dir_read::{
+    sorted_ahead, DirRead, Listing, NameBuffers, Outcome, PackedNames, PROBE_AHEAD_MAX,
+};
 use super::filter::Filter;
 use super::probe::{FactsList, Prober};
 use super::probes::Probes;
 use crate::config::Config;
 use crate::entry::Entry;
-use crate::parallel::tuning::{WATCHED_BATCH, WATCHED_WAKE_EVERY};
+use crate::parallel::tuning::{NAME_BUFFER_START, WATCHED_WAKE_EVERY};
 use crate::parallel::{self, lock, Beat, Lookup, Shape, Strategy, Watched};
 use crate::plan::Plan;
 use crate::sys::dir::{open_dir, read_dir_batches};
@@ -30,7 +32,6 @@ use crate::sys::Metadata;
 
 /// What every job of the run shares: what to probe, how to sort, and the
 /// deadline.
-#[derive(Clone)]
 pub(super) struct JobContext {
     pub plan: Arc<Plan>,
     pub xattrs: Arc<AclProbe>,
@@ -39,6 +40,8 @@ pub(super) struct JobContext {
     pub collate_bytes: bool,
     /// `--timeout`: how long a request may wait before it is given up.
     pub deadline: Option<Duration>,
+    /// Name buffers the walk emptied, for the next jobs.
+    pub buffers: NameBuffers,
 }
 
 /// What a directory's job has learned so far.
@@ -95,6 +98,7 @@ pub(super) struct DirJob {
     shared: Arc<Shared>,
     identify: bool,
     deadline: Option<Duration>,
+    context: Arc<JobContext>,
     /// `None`: no thread could take it (given up at once).
     watched: Option<Watched>,
 }
@@ -155,6 +159,7 @@ impl DirJob {
             shared: Arc::clone(&shared),
             identify: task.identify,
             deadline: task.context.deadline,
+            context: Arc::clone(&task.context),
             watched: Some(watched),
         };
         (job, JobRun { task, shared, beat })
@@ -197,6 +202,7 @@ impl DirJob {
             progress.walk_took = true;
             drop(progress);
             names.unpack_into(&mut made);
+            self.context.buffers.give_back(names);
         }
         let mut progress = lock(&self.shared.progress);
         while progress.sorting {
@@ -230,6 +236,7 @@ impl DirJob {
             None if made.is_empty() => Listing::Names(names),
             None => {
                 names.unpack_into(&mut made);
+                self.context.buffers.give_back(names);
                 Listing::Made(made)
             }
         };
@@ -286,10 +293,9 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     }
     let filter = Filter::new(&context.config);
     let mut helped = false;
-    let batch = RefCell::new(match watched {
-        true => PackedNames::with_capacity(WATCHED_BATCH.0, WATCHED_BATCH.1),
-        false => PackedNames::default(),
-    });
+    let mut buffer = context.buffers.take();
+    buffer.reserve(NAME_BUFFER_START);
+    let batch = RefCell::new(buffer);
     // The names read since the last hand-over go to the walk, and to the
     // probes started early (both under one lock: the walk that gives the
     // reading up seals the probes with the names it takes).
@@ -379,7 +385,10 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
             .and_then(|(fd, e)| first_child(&task, fd, e));
         let mut read = lock(progress);
         match sorted {
-            Some(entries) => read.sorted = Some(entries),
+            Some(entries) => {
+                read.sorted = Some(entries);
+                context.buffers.give_back(names);
+            }
             None => read.names = names,
         }
         read.sorting = false;
@@ -436,7 +445,10 @@ fn ahead_of_the_walk(
     });
     let sort = (&*context.config, context.collate_bytes);
     match sorted_ahead(sort, &names, facts, probed) {
-        Ok(entries) => (Ok(entries), None),
+        Ok(entries) => {
+            context.buffers.give_back(names);
+            (Ok(entries), None)
+        }
         Err(facts) => (Err(names), facts),
     }
 }
