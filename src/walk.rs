@@ -321,10 +321,16 @@ impl<'a> Walker<'a> {
         }
         // The last listing's entries are left for the exit to reclaim (see
         // `app::run`): freeing 100 000 names one by one takes a millisecond.
-        if !work.iter().all(|w| matches!(w, Work::Leave)) {
+        if work.iter().all(|w| matches!(w, Work::Leave)) {
+            self.spare = entries;
+        } else if sorted {
+            // Made by a job: its room goes back to the jobs (see
+            // `dir_read::Recycled`).
+            self.job_context().entries.give_back(entries);
+        } else {
             entries.clear();
+            self.spare = entries;
         }
-        self.spare = entries;
     }
 
     /// With `-R`, the directory's device and `(dev, ino)` identity, checked
@@ -430,7 +436,7 @@ impl<'a> Walker<'a> {
             }
             Some((Listing::Names(names), read_error)) => {
                 names.unpack_into(&mut entries);
-                self.job_context().buffers.give_back(names);
+                self.job_context().names.give_back(names);
                 read_error
             }
             Some((Listing::Made(made), read_error)) => {

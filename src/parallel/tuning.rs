@@ -188,10 +188,11 @@ pub const MAX_STUCK: usize = 1024;
 pub const IDLE_SPIN: Duration = Duration::from_millis(3);
 pub const WAIT_SPIN: Duration = Duration::from_micros(200);
 
-/// Name buffers kept for the next directories' jobs, and the largest kept
-/// (bytes): enough for the jobs under way and the walk's, little memory.
-pub const NAME_BUFFERS_KEPT: usize = 8;
-pub const NAME_BUFFER_KEPT_MAX: usize = 64 * 1024;
+/// Buffers of each kind (names, entries) kept for the next directories'
+/// jobs, and the largest kept (bytes): enough for the jobs under way and
+/// the walk's, little memory (peak RSS of `-R` and `-lR` fell, bench/table.py).
+pub const BUFFERS_KEPT: usize = 8;
+pub const BUFFER_KEPT_MAX: usize = 64 * 1024;
 
 /// Room a job's name buffer starts with (bytes, names): past the C
 /// library's per-thread cache of small blocks (up to 1 032 bytes), so that

@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::entry::Entry;
 use crate::options::SortKey;
 use crate::parallel::lock;
-use crate::parallel::tuning::{HELD_BYTES_ONE_DIR, NAME_BUFFERS_KEPT, NAME_BUFFER_KEPT_MAX};
+use crate::parallel::tuning::{BUFFERS_KEPT, BUFFER_KEPT_MAX, HELD_BYTES_ONE_DIR};
 use crate::sort::{apply_order, sorted_order};
 use crate::sys::dir::open_dir;
 use crate::sys::stat::{stat_fd, Base, Need};
@@ -117,31 +117,64 @@ impl PackedNames {
     }
 }
 
-/// Name buffers emptied, for the next jobs to fill: a job's buffer freed
-/// on the walk's thread went back to the job thread's malloc arena under
-/// that arena's lock, which the job thread holds while it allocates
-/// (`ls -R --timeout=30` of 200 x 1 000 in en_US.UTF-8: the walk slept on
-/// it about 140 times, 0.6 of its sleeps).
-#[derive(Default)]
-pub struct NameBuffers(Mutex<Vec<PackedNames>>);
+/// Buffers a job fills and the walk empties (names read, entries made),
+/// passed back for the next jobs to fill again: a job's buffer freed on
+/// the walk's thread went back to the job thread's malloc arena under that
+/// arena's lock, which the job thread holds while it allocates (`ls -R
+/// --timeout=30` of 200 x 1 000 in en_US.UTF-8: the walk slept on it about
+/// 140 times; of 400 x 120 in C, about 50, freeing entry vectors).
+pub struct Recycled<T>(Mutex<Vec<T>>);
 
-impl NameBuffers {
+/// What a [`Recycled`] buffer is: emptied keeping its room.
+pub trait Buffer: Default {
+    fn empty(&mut self);
+    /// Bytes of room.
+    fn room(&self) -> usize;
+}
+
+impl Buffer for PackedNames {
+    fn empty(&mut self) {
+        self.bytes.clear();
+        self.types.clear();
+    }
+
+    fn room(&self) -> usize {
+        self.bytes.capacity() + self.types.capacity()
+    }
+}
+
+impl Buffer for Vec<Entry> {
+    fn empty(&mut self) {
+        self.clear();
+    }
+
+    fn room(&self) -> usize {
+        self.capacity() * std::mem::size_of::<Entry>()
+    }
+}
+
+impl<T> Default for Recycled<T> {
+    fn default() -> Self {
+        Recycled(Mutex::new(Vec::new()))
+    }
+}
+
+impl<T: Buffer> Recycled<T> {
     /// An empty buffer, with room from an earlier directory if one is kept.
-    pub fn take(&self) -> PackedNames {
+    pub fn take(&self) -> T {
         lock(&self.0).pop().unwrap_or_default()
     }
 
-    /// Keeps `names`' room for a later job, up to [`NAME_BUFFERS_KEPT`]
-    /// buffers of [`NAME_BUFFER_KEPT_MAX`] bytes at most.
-    pub fn give_back(&self, mut names: PackedNames) {
-        if names.bytes.capacity() > NAME_BUFFER_KEPT_MAX {
+    /// Keeps `buffer`'s room for a later job, up to [`BUFFERS_KEPT`]
+    /// buffers of [`BUFFER_KEPT_MAX`] bytes at most.
+    pub fn give_back(&self, mut buffer: T) {
+        if buffer.room() > BUFFER_KEPT_MAX {
             return;
         }
-        names.bytes.clear();
-        names.types.clear();
+        buffer.empty();
         let mut kept = lock(&self.0);
-        if kept.len() < NAME_BUFFERS_KEPT {
-            kept.push(names);
+        if kept.len() < BUFFERS_KEPT {
+            kept.push(buffer);
         }
     }
 }
@@ -186,7 +219,7 @@ pub fn open_identified(base: Base<'_>, name: &CStr, identify: bool) -> Outcome {
 /// what may wait. Otherwise the facts back, for the walk.
 pub fn sorted_ahead(
     (config, collate_bytes): (&Config, bool),
-    names: &PackedNames,
+    (names, mut entries): (&PackedNames, Vec<Entry>),
     facts: Option<FactsList>,
     probed: usize,
 ) -> Result<Vec<Entry>, Option<FactsList>> {
@@ -199,7 +232,6 @@ pub fn sorted_ahead(
     if !complete || !fits || config.sort == SortKey::Width {
         return Err(facts);
     }
-    let mut entries = Vec::new();
     names.unpack_into(&mut entries);
     if let Some(facts) = facts {
         for (entry, facts) in entries.iter_mut().zip(facts) {
@@ -237,8 +269,8 @@ mod tests {
     }
 
     #[test]
-    fn a_name_buffer_given_back_is_handed_out_again_empty_with_its_room() {
-        let buffers = NameBuffers::default();
+    fn a_buffer_given_back_is_handed_out_again_empty_with_its_room() {
+        let buffers = Recycled::<PackedNames>::default();
         let mut names = buffers.take();
         names.reserve((4096, 256));
         names.push(c"a", FileType::Regular);
@@ -252,21 +284,21 @@ mod tests {
     }
 
     #[test]
-    fn name_buffers_kept_are_bounded_in_number_and_size() {
-        let buffers = NameBuffers::default();
+    fn buffers_kept_are_bounded_in_number_and_size() {
+        let buffers = Recycled::<PackedNames>::default();
         let mut large = PackedNames::default();
-        large.reserve((NAME_BUFFER_KEPT_MAX + 1, 1));
+        large.reserve((BUFFER_KEPT_MAX + 1, 1));
         buffers.give_back(large);
         assert_eq!(
             lock(&buffers.0).len(),
             0,
             "a buffer past the size kept is let go"
         );
-        for _ in 0..NAME_BUFFERS_KEPT + 3 {
+        for _ in 0..BUFFERS_KEPT + 3 {
             let mut names = PackedNames::default();
             names.reserve((64, 4));
             buffers.give_back(names);
         }
-        assert_eq!(lock(&buffers.0).len(), NAME_BUFFERS_KEPT);
+        assert_eq!(lock(&buffers.0).len(), BUFFERS_KEPT);
     }
 }

@@ -15,7 +15,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::dir_read::{
-    sorted_ahead, DirRead, Listing, NameBuffers, Outcome, PackedNames, PROBE_AHEAD_MAX,
+    sorted_ahead, DirRead, Listing, Outcome, PackedNames, Recycled, PROBE_AHEAD_MAX,
 };
 use super::filter::Filter;
 use super::probe::{FactsList, Prober};
@@ -40,8 +40,9 @@ pub(super) struct JobContext {
     pub collate_bytes: bool,
     /// `--timeout`: how long a request may wait before it is given up.
     pub deadline: Option<Duration>,
-    /// Name buffers the walk emptied, for the next jobs.
-    pub buffers: NameBuffers,
+    /// Buffers the walk emptied, for the next jobs.
+    pub names: Recycled<PackedNames>,
+    pub entries: Recycled<Vec<Entry>>,
 }
 
 /// What a directory's job has learned so far.
@@ -202,7 +203,7 @@ impl DirJob {
             progress.walk_took = true;
             drop(progress);
             names.unpack_into(&mut made);
-            self.context.buffers.give_back(names);
+            self.context.names.give_back(names);
         }
         let mut progress = lock(&self.shared.progress);
         while progress.sorting {
@@ -236,7 +237,7 @@ impl DirJob {
             None if made.is_empty() => Listing::Names(names),
             None => {
                 names.unpack_into(&mut made);
-                self.context.buffers.give_back(names);
+                self.context.names.give_back(names);
                 Listing::Made(made)
             }
         };
@@ -293,7 +294,7 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     }
     let filter = Filter::new(&context.config);
     let mut helped = false;
-    let mut buffer = context.buffers.take();
+    let mut buffer = context.names.take();
     buffer.reserve(NAME_BUFFER_START);
     let batch = RefCell::new(buffer);
     // The names read since the last hand-over go to the walk, and to the
@@ -379,7 +380,7 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     let mut child = None;
     if let Some(names) = names {
         let sort = (&*context.config, context.collate_bytes);
-        let sorted = sorted_ahead(sort, &names, None, 0).ok();
+        let sorted = sorted_ahead(sort, (&names, context.entries.take()), None, 0).ok();
         child = parent
             .zip(sorted.as_deref())
             .and_then(|(fd, e)| first_child(&task, fd, e));
@@ -387,7 +388,7 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
         match sorted {
             Some(entries) => {
                 read.sorted = Some(entries);
-                context.buffers.give_back(names);
+                context.names.give_back(names);
             }
             None => read.names = names,
         }
@@ -444,9 +445,9 @@ fn ahead_of_the_walk(
         names.probe(&prober)
     });
     let sort = (&*context.config, context.collate_bytes);
-    match sorted_ahead(sort, &names, facts, probed) {
+    match sorted_ahead(sort, (&names, context.entries.take()), facts, probed) {
         Ok(entries) => {
-            context.buffers.give_back(names);
+            context.names.give_back(names);
             (Ok(entries), None)
         }
         Err(facts) => (Err(names), facts),

@@ -8,7 +8,7 @@ use std::ffi::CString;
 use std::sync::Arc;
 
 use super::ahead::ReadAhead;
-use super::dir_read::{self, DirRead, NameBuffers, Outcome};
+use super::dir_read::{self, DirRead, Outcome, Recycled};
 use super::job::{DirJob, DirTask, JobContext};
 use super::{Pending, Walker, Work};
 use crate::parallel;
@@ -159,7 +159,8 @@ impl Walker<'_> {
                 config: Arc::new(self.config.clone()),
                 collate_bytes: self.collate_bytes,
                 deadline: self.deadline,
-                buffers: NameBuffers::default(),
+                names: Recycled::default(),
+                entries: Recycled::default(),
             })
         })
     }
