@@ -216,10 +216,11 @@ pub fn open_identified(base: Base<'_>, name: &CStr, identify: bool) -> Outcome {
 /// probed and none went wrong (what goes wrong is reported by the walk, in
 /// the order read), the sort needs nothing of the printer (`--sort=width`
 /// measures names as printed), and the entries fit half the budget of
-/// what may wait. Otherwise the facts back, for the walk.
+/// what may wait (in a vector from `vectors`, taken only then). Otherwise
+/// the facts back, for the walk.
 pub fn sorted_ahead(
     (config, collate_bytes): (&Config, bool),
-    (names, mut entries): (&PackedNames, Vec<Entry>),
+    (names, vectors): (&PackedNames, &Recycled<Vec<Entry>>),
     facts: Option<FactsList>,
     probed: usize,
 ) -> Result<Vec<Entry>, Option<FactsList>> {
@@ -232,6 +233,7 @@ pub fn sorted_ahead(
     if !complete || !fits || config.sort == SortKey::Width {
         return Err(facts);
     }
+    let mut entries = vectors.take();
     names.unpack_into(&mut entries);
     if let Some(facts) = facts {
         for (entry, facts) in entries.iter_mut().zip(facts) {

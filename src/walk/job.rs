@@ -98,7 +98,6 @@ pub(super) struct DirTask {
 pub(super) struct DirJob {
     shared: Arc<Shared>,
     identify: bool,
-    deadline: Option<Duration>,
     context: Arc<JobContext>,
     /// `None`: no thread could take it (given up at once).
     watched: Option<Watched>,
@@ -159,7 +158,6 @@ impl DirJob {
         let job = DirJob {
             shared: Arc::clone(&shared),
             identify: task.identify,
-            deadline: task.context.deadline,
             context: Arc::clone(&task.context),
             watched: Some(watched),
         };
@@ -186,12 +184,15 @@ impl DirJob {
         // A large directory's entries are made while it is still read.
         let mut made = Vec::new();
         let mut given_up = false;
-        if let (Some(watched), Some(_)) = (&self.watched, self.deadline) {
+        if let (Some(watched), Some(_)) = (&self.watched, self.context.deadline) {
             watched.look_for_end();
         }
         while let Some(watched) = &self.watched {
-            let until = self.deadline.map(|_| Instant::now() + WATCHED_WAKE_EVERY);
-            if let Some(ended) = watched.wait_until(self.deadline, until) {
+            let until = self
+                .context
+                .deadline
+                .map(|_| Instant::now() + WATCHED_WAKE_EVERY);
+            if let Some(ended) = watched.wait_until(self.context.deadline, until) {
                 given_up = !ended;
                 break;
             }
@@ -380,7 +381,7 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     let mut child = None;
     if let Some(names) = names {
         let sort = (&*context.config, context.collate_bytes);
-        let sorted = sorted_ahead(sort, (&names, context.entries.take()), None, 0).ok();
+        let sorted = sorted_ahead(sort, (&names, &context.entries), None, 0).ok();
         child = parent
             .zip(sorted.as_deref())
             .and_then(|(fd, e)| first_child(&task, fd, e));
@@ -445,7 +446,7 @@ fn ahead_of_the_walk(
         names.probe(&prober)
     });
     let sort = (&*context.config, context.collate_bytes);
-    match sorted_ahead(sort, (&names, context.entries.take()), facts, probed) {
+    match sorted_ahead(sort, (&names, &context.entries), facts, probed) {
         Ok(entries) => {
             context.names.give_back(names);
             (Ok(entries), None)
