@@ -128,13 +128,15 @@ impl Segment {
     /// The same from names packed as read: back to back, each with its
     /// NUL, and their types.
     pub(super) fn packed(start: usize, (bytes, types): (&[u8], &[FileType])) -> Segment {
+        // At its full size: grown from a small block, it would grow in
+        // whichever thread's malloc arena made that block, under that
+        // arena's lock (see `NAME_BUFFER_START`).
+        let mut ends = Vec::with_capacity(types.len());
         let mut end = 0;
-        let ends = (names_in(bytes))
-            .map(|name| {
-                end += name.to_bytes_with_nul().len();
-                end
-            })
-            .collect();
+        for name in names_in(bytes) {
+            end += name.to_bytes_with_nul().len();
+            ends.push(end);
+        }
         Segment {
             start,
             bytes: bytes.to_vec(),

@@ -15,7 +15,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::dir_read::{
-    sorted_ahead, DirRead, Listing, Outcome, PackedNames, Recycled, PROBE_AHEAD_MAX,
+    sorted_ahead, Buffer, DirRead, Listing, Outcome, PackedNames, Recycled, PROBE_AHEAD_MAX,
 };
 use super::filter::Filter;
 use super::probe::{FactsList, Prober};
@@ -295,9 +295,7 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     }
     let filter = Filter::new(&context.config);
     let mut helped = false;
-    let mut buffer = context.names.take();
-    buffer.reserve(NAME_BUFFER_START);
-    let batch = RefCell::new(buffer);
+    let batch = RefCell::new(PackedNames::default());
     // The names read since the last hand-over go to the walk, and to the
     // probes started early (both under one lock: the walk that gives the
     // reading up seals the probes with the names it takes).
@@ -311,7 +309,17 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     let read_error = read_dir_batches(
         fd.as_fd(),
         |name| filter.keep(name),
-        |d| batch.borrow_mut().push(d.name, d.file_type),
+        |d| {
+            // The first batch, and under a deadline each after one handed
+            // over whole (moved to the walk's side, leaving no room): a
+            // buffer of full room, never one grown from nothing.
+            let mut batch = batch.borrow_mut();
+            if batch.room() == 0 {
+                *batch = context.names.take();
+                batch.reserve(NAME_BUFFER_START);
+            }
+            batch.push(d.name, d.file_type);
+        },
         || {
             // Without a deadline nobody takes names while the directory
             // is read: they go over once, whole (no copy, no hole left in
