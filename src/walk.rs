@@ -326,7 +326,7 @@ impl<'a> Walker<'a> {
         } else if sorted {
             // Made by a job: its room goes back to the jobs (see
             // `dir_read::Recycled`).
-            self.job_context().entries.give_back(entries);
+            self.job_context().buffers.entries.give_back(entries);
         } else {
             entries.clear();
             self.spare = entries;
@@ -435,8 +435,7 @@ impl<'a> Walker<'a> {
                 return (sorted, true);
             }
             Some((Listing::Names(names), read_error)) => {
-                names.unpack_into(&mut entries);
-                self.job_context().names.give_back(names);
+                self.job_context().buffers.unpack(names, &mut entries);
                 read_error
             }
             Some((Listing::Made(made), read_error)) => {

@@ -179,6 +179,22 @@ impl<T: Buffer> Recycled<T> {
     }
 }
 
+/// The buffers of both kinds the jobs fill and the walk empties.
+#[derive(Default)]
+pub struct Buffers {
+    pub names: Recycled<PackedNames>,
+    pub entries: Recycled<Vec<Entry>>,
+}
+
+impl Buffers {
+    /// Appends the entries of `names` to `out`, keeping their buffer for
+    /// the next jobs.
+    pub fn unpack(&self, names: PackedNames, out: &mut Vec<Entry>) {
+        names.unpack_into(out);
+        self.names.give_back(names);
+    }
+}
+
 /// Entries up to which a job also probes what it read ahead (their facts
 /// fill at most [`HELD_BYTES_ONE_DIR`]): beyond, the walk probes the
 /// directory itself, on as many threads as pays.
@@ -216,14 +232,15 @@ pub fn open_identified(base: Base<'_>, name: &CStr, identify: bool) -> Outcome {
 /// probed and none went wrong (what goes wrong is reported by the walk, in
 /// the order read), the sort needs nothing of the printer (`--sort=width`
 /// measures names as printed), and the entries fit half the budget of
-/// what may wait (in a vector from `vectors`, taken only then). Otherwise
-/// the facts back, for the walk.
+/// what may wait (in a vector of `buffers`, taken only then; the names'
+/// buffer goes back to them). Otherwise the names and the facts back, for
+/// the walk.
 pub fn sorted_ahead(
     (config, collate_bytes): (&Config, bool),
-    (names, vectors): (&PackedNames, &Recycled<Vec<Entry>>),
+    (names, buffers): (PackedNames, &Buffers),
     facts: Option<FactsList>,
     probed: usize,
-) -> Result<Vec<Entry>, Option<FactsList>> {
+) -> Result<Vec<Entry>, (PackedNames, Option<FactsList>)> {
     let complete = match &facts {
         Some(facts) => !facts.any_problem(),
         None => probed == 0,
@@ -231,10 +248,10 @@ pub fn sorted_ahead(
     let per_entry = std::mem::size_of::<Entry>() + 48 + std::mem::size_of::<Metadata>();
     let fits = names.types.len() * per_entry <= HELD_BYTES_ONE_DIR;
     if !complete || !fits || config.sort == SortKey::Width {
-        return Err(facts);
+        return Err((names, facts));
     }
-    let mut entries = vectors.take();
-    names.unpack_into(&mut entries);
+    let mut entries = buffers.entries.take();
+    buffers.unpack(names, &mut entries);
     if let Some(facts) = facts {
         for (entry, facts) in entries.iter_mut().zip(facts) {
             // Nothing to report: checked above.

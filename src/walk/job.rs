@@ -15,7 +15,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::dir_read::{
-    sorted_ahead, Buffer, DirRead, Listing, Outcome, PackedNames, Recycled, PROBE_AHEAD_MAX,
+    sorted_ahead, Buffer, Buffers, DirRead, Listing, Outcome, PackedNames, PROBE_AHEAD_MAX,
 };
 use super::filter::Filter;
 use super::probe::{FactsList, Prober};
@@ -41,8 +41,7 @@ pub(super) struct JobContext {
     /// `--timeout`: how long a request may wait before it is given up.
     pub deadline: Option<Duration>,
     /// Buffers the walk emptied, for the next jobs.
-    pub names: Recycled<PackedNames>,
-    pub entries: Recycled<Vec<Entry>>,
+    pub buffers: Buffers,
 }
 
 /// What a directory's job has learned so far.
@@ -203,8 +202,7 @@ impl DirJob {
             let names = std::mem::take(&mut progress.names);
             progress.walk_took = true;
             drop(progress);
-            names.unpack_into(&mut made);
-            self.context.names.give_back(names);
+            self.context.buffers.unpack(names, &mut made);
         }
         let mut progress = lock(&self.shared.progress);
         while progress.sorting {
@@ -237,8 +235,7 @@ impl DirJob {
             Some(entries) => Listing::Sorted(entries),
             None if made.is_empty() => Listing::Names(names),
             None => {
-                names.unpack_into(&mut made);
-                self.context.names.give_back(names);
+                self.context.buffers.unpack(names, &mut made);
                 Listing::Made(made)
             }
         };
@@ -315,7 +312,7 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
             // buffer of full room, never one grown from nothing.
             let mut batch = batch.borrow_mut();
             if batch.room() == 0 {
-                *batch = context.names.take();
+                *batch = context.buffers.names.take();
                 batch.reserve(NAME_BUFFER_START);
             }
             batch.push(d.name, d.file_type);
@@ -389,17 +386,14 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     let mut child = None;
     if let Some(names) = names {
         let sort = (&*context.config, context.collate_bytes);
-        let sorted = sorted_ahead(sort, (&names, &context.entries), None, 0).ok();
+        let sorted = sorted_ahead(sort, (names, &context.buffers), None, 0);
         child = parent
-            .zip(sorted.as_deref())
+            .zip(sorted.as_deref().ok())
             .and_then(|(fd, e)| first_child(&task, fd, e));
         let mut read = lock(progress);
         match sorted {
-            Some(entries) => {
-                read.sorted = Some(entries);
-                context.names.give_back(names);
-            }
-            None => read.names = names,
+            Ok(entries) => read.sorted = Some(entries),
+            Err((names, _)) => read.names = names,
         }
         read.sorting = false;
         let walk_waits = read.walk_waits;
@@ -454,12 +448,9 @@ fn ahead_of_the_walk(
         names.probe(&prober)
     });
     let sort = (&*context.config, context.collate_bytes);
-    match sorted_ahead(sort, (&names, &context.entries), facts, probed) {
-        Ok(entries) => {
-            context.names.give_back(names);
-            (Ok(entries), None)
-        }
-        Err(facts) => (Err(names), facts),
+    match sorted_ahead(sort, (names, &context.buffers), facts, probed) {
+        Ok(entries) => (Ok(entries), None),
+        Err((names, facts)) => (Err(names), facts),
     }
 }
 

@@ -8,7 +8,7 @@ use std::ffi::CString;
 use std::sync::Arc;
 
 use super::ahead::ReadAhead;
-use super::dir_read::{self, DirRead, Outcome, Recycled};
+use super::dir_read::{self, DirRead, Outcome};
 use super::job::{DirJob, DirTask, JobContext};
 use super::{Pending, Walker, Work};
 use crate::parallel;
@@ -159,8 +159,7 @@ impl Walker<'_> {
                 config: Arc::new(self.config.clone()),
                 collate_bytes: self.collate_bytes,
                 deadline: self.deadline,
-                names: Recycled::default(),
-                entries: Recycled::default(),
+                buffers: Default::default(),
             })
         })
     }
