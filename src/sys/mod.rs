@@ -10,6 +10,7 @@
 pub mod alloc;
 pub mod cache;
 pub mod charset;
+pub mod clock;
 pub mod detach;
 pub mod dir;
 pub mod fnmatch;

@@ -21,6 +21,7 @@ use super::probe::{Facts, FactsList, Prober, Stage};
 use crate::parallel::tuning::WATCHED_PUBLISH;
 use crate::parallel::{self, lock, Lookup, Pace, Shape};
 use crate::plan::Plan;
+use crate::sys::clock;
 use crate::sys::xattr::{AclProbe, InDir};
 use crate::sys::FileType;
 
@@ -31,16 +32,18 @@ mod deadline;
 /// The worker writes without a lock, `since` before `item`: whoever reads
 /// `item`, then `since`, then `item` unchanged, has a start no earlier
 /// than that entry's. A worker between two entries has no request in
-/// flight: `answered` is later than `since` from the moment its probe
+/// flight: `answered_item` is its entry from the moment its probe
 /// answered until the next request starts, so an entry that answered is
-/// never given up, however long its worker then waits for a CPU.
+/// never given up, however long its worker then waits for a CPU. Times
+/// are nanoseconds after the probes' start, stamped rounded up
+/// (`sys::clock::now_rounded_up`: a request is never given up early).
 struct Flight {
     item: AtomicUsize,
-    /// Nanoseconds after the probes' start.
     since: AtomicU64,
-    /// When this worker's probe last answered (nanoseconds after the
-    /// probes' start; 0: none yet).
+    /// When this worker's probe last answered (0: none yet).
     answered: AtomicU64,
+    /// The entry whose probe answered last (`usize::MAX`: none yet).
+    answered_item: AtomicUsize,
     given_up: AtomicBool,
     /// Entries this worker published in the chunk, not yet counted in
     /// `Probes::done` (one counter per worker: no cache line shared by
@@ -75,6 +78,12 @@ impl Flight {
         true
     }
 
+    /// The probe of `item` answered, at `at`.
+    fn answer(&self, item: usize, at: u64) {
+        self.answered.store(at, Ordering::Release);
+        self.answered_item.store(item, Ordering::Release);
+    }
+
     /// The entry in flight and since when, read consistently; `None`
     /// between two entries (the last one's probe answered).
     fn in_flight(&self) -> Option<(usize, u64)> {
@@ -82,7 +91,7 @@ impl Flight {
             let item = self.item.load(Ordering::Acquire);
             let since = self.since.load(Ordering::Acquire);
             if self.item.load(Ordering::Acquire) == item {
-                let answered = self.answered.load(Ordering::Acquire) > since;
+                let answered = self.answered_item.load(Ordering::Acquire) == item;
                 return (!answered).then_some((item, since));
             }
         }
@@ -131,7 +140,8 @@ pub(super) struct Probes {
     /// Entries once sealed; until then more than any count.
     total: AtomicUsize,
     done: AtomicUsize,
-    start: Instant,
+    /// When the probes started (`sys::clock` nanoseconds).
+    start: u64,
     /// When a probe last answered (nanoseconds after `start`; watched).
     last_answer: AtomicU64,
     shape: Shape,
@@ -159,7 +169,7 @@ impl Probes {
             path,
             total: AtomicUsize::new(usize::MAX),
             done: AtomicUsize::new(0),
-            start: Instant::now(),
+            start: clock::now(),
             last_answer: AtomicU64::new(0),
             shape: Shape {
                 workers: shape.workers.max(1),
@@ -255,8 +265,14 @@ impl Probes {
         }
     }
 
-    fn since_start(&self, at: Instant) -> u64 {
-        u64::try_from(at.saturating_duration_since(self.start).as_nanos()).unwrap_or(u64::MAX)
+    /// Nanoseconds since the probes started, exactly.
+    fn elapsed(&self) -> u64 {
+        clock::now().saturating_sub(self.start)
+    }
+
+    /// The same, cheaply and rounded up: a request's start, or an answer.
+    fn stamp(&self) -> u64 {
+        clock::now_rounded_up().saturating_sub(self.start)
     }
 
     /// A worker publishes the facts of its chunk's entries from
@@ -328,8 +344,9 @@ impl Probes {
         }
         let flight = Arc::new(Flight {
             item: AtomicUsize::new(items.start),
-            since: AtomicU64::new(self.since_start(Instant::now())),
+            since: AtomicU64::new(self.stamp()),
             answered: AtomicU64::new(0),
+            answered_item: AtomicUsize::new(usize::MAX),
             given_up: AtomicBool::new(false),
             settled: AtomicUsize::new(0),
             published: AtomicUsize::new(items.start),
@@ -422,11 +439,11 @@ impl Probes {
                     Stage::Target(m, p) => Known::Target(m.clone(), p.map(<[u8]>::to_vec)),
                 };
                 *lock(&flight.known) = Some((item, known));
-                (flight.since).store(self.since_start(Instant::now()), Ordering::Release);
+                flight.since.store(self.stamp(), Ordering::Release);
             };
             facts.push(prober.probe_staged(name, file_type, &stage));
-            answered = self.since_start(Instant::now());
-            flight.answered.store(answered, Ordering::Release);
+            answered = self.stamp();
+            flight.answer(item, answered);
             if facts.len() == WATCHED_PUBLISH && !Probes::publish(flight, &mut facts) {
                 break;
             }

@@ -11,7 +11,7 @@
 use std::ops::Range;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{Pending, Probes, State};
 use crate::parallel::tuning::{watched_grow_after, MAX_PROBE_THREADS, WATCHED_WAKE_EVERY};
@@ -38,7 +38,8 @@ impl Probes {
     /// `limit`; hands each entry's facts to `record`, in entry order.
     pub(super) fn run_watched(self: &Arc<Self>, limit: Duration, record: &mut impl FnMut(Facts)) {
         let n = self.seal();
-        let grow = watched_grow_after(limit);
+        let nanos = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+        let (grow, limit_ns) = (nanos(watched_grow_after(limit)), nanos(limit));
         let mut state = lock(&self.state);
         while state.workers < self.shape.workers && !state.ranges.is_empty() {
             if !self.start_worker(&mut state) {
@@ -46,9 +47,8 @@ impl Probes {
             }
         }
         while self.done(&state) < n {
-            let now = Instant::now();
-            let now_ns = self.since_start(now);
-            let limit_ns = u64::try_from(limit.as_nanos()).unwrap_or(u64::MAX);
+            // Nanoseconds after the probes' start, as the workers stamp.
+            let now = self.elapsed();
             let last_answer = (state.in_flight.iter())
                 .map(|f| f.answered.load(Ordering::Acquire))
                 .fold(self.last_answer.load(Ordering::Relaxed), u64::max);
@@ -66,8 +66,8 @@ impl Probes {
                     live.push(now);
                     continue;
                 };
-                if since.saturating_add(limit_ns) > now_ns {
-                    live.push(self.start + Duration::from_nanos(since));
+                if since.saturating_add(limit_ns) > now {
+                    live.push(since);
                     continue;
                 }
                 // What the worker published stays; what it probed since is
@@ -109,7 +109,7 @@ impl Probes {
                 self.give_up_the_rest(&mut state);
             }
             let left: usize = state.ranges.iter().map(|r| r.items.len()).sum();
-            let all_slow = live.iter().all(|&s| s + grow <= now);
+            let all_slow = live.iter().all(|&s| s.saturating_add(grow) <= now);
             // Every probe in flight slow: twice the workers, so that the
             // entries behind them go on (and answer, if they can).
             let room = MAX_PROBE_THREADS.saturating_sub(state.workers).min(left);
@@ -128,23 +128,22 @@ impl Probes {
             if self.done(&state) >= n {
                 break;
             }
-            let earliest = live.iter().min().map_or(now + limit, |&s| s + limit);
+            let earliest = live.iter().min().unwrap_or(&now).saturating_add(limit_ns);
             // The newest probe in flight (or those of the workers just
             // started) turns slow at `newest`.
             let newest = match live.iter().max() {
-                Some(&s) if started == 0 => s + grow,
-                _ => now + grow,
+                Some(&s) if started == 0 => s.saturating_add(grow),
+                _ => now.saturating_add(grow),
             };
             let wake = if left > 0 && newest > now {
                 earliest.min(newest)
             } else {
                 earliest
             };
-            let mut wait = wake
-                .saturating_duration_since(now)
-                .max(Duration::from_millis(1));
+            let mut wait =
+                Duration::from_nanos(wake.saturating_sub(now)).max(Duration::from_millis(1));
             // Probes answering: what they published is recorded meanwhile.
-            if last_answer + 5 * WATCHED_WAKE_EVERY.as_nanos() as u64 >= now_ns {
+            if last_answer.saturating_add(5 * nanos(WATCHED_WAKE_EVERY)) >= now {
                 wait = wait.min(WATCHED_WAKE_EVERY);
             }
             state.waiting = true;

@@ -71,8 +71,7 @@ fn an_entry_that_answered_is_not_given_up_while_its_worker_waits_for_a_cpu() {
     };
     let mut facts = FactsList::with_capacity(1);
     facts.push(prober.probe(&names[0], FileType::Regular));
-    let answered = probes.since_start(Instant::now()) + 1;
-    flight.answered.store(answered, Ordering::Release);
+    flight.answer(0, probes.stamp());
     // ...then its thread waits three limits for a CPU before it
     // publishes.
     let limit = Duration::from_millis(100);
