@@ -96,7 +96,8 @@ pub enum Strategy {
 #[derive(Clone, Debug)]
 pub struct Shape {
     /// Workers to start with: with no deadline the caller and those lent
-    /// to the run's probe pool; watched, those on watched threads.
+    /// to the run's probe pool; watched, those on watched threads (paced:
+    /// once the device is slow, one before).
     pub workers: usize,
     /// Entries a worker takes at a time.
     pub chunk: usize,
@@ -121,8 +122,10 @@ impl Shape {
 /// runs on a watched thread: a large local directory as it would be
 /// split; a small local one on one worker, all its entries at once (a
 /// worker whose probe is given up hands the rest back, so nothing is lost
-/// by taking many); elsewhere, and with `STATLS_THREADS=1`, one worker,
-/// an entry at a time.
+/// by taking many); on a network or FUSE filesystem paced as without the
+/// option, one worker while its answers come from the cache, the rest
+/// joining once they wait on the server; with `STATLS_THREADS=1`, one
+/// worker, an entry at a time.
 pub fn probe_strategy(
     config: &Config,
     dir: BorrowedFd<'_>,
@@ -134,14 +137,14 @@ pub fn probe_strategy(
         return unwatched;
     }
     let (workers, chunk) = match unwatched {
-        Strategy::Probes(Shape {
-            pace: None,
-            workers,
-            chunk,
-            ..
-        }) => (workers, chunk),
+        Strategy::Probes(shape) => {
+            return Strategy::Probes(Shape {
+                watched: true,
+                ..shape
+            })
+        }
         Strategy::Sequential if config.probes == ProbeConcurrency::Auto => (1, count.max(1)),
-        _ => (1, 1),
+        Strategy::Sequential => (1, 1),
     };
     Strategy::Probes(Shape {
         workers,

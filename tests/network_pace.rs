@@ -148,3 +148,31 @@ fn a_mount_turning_slow_mid_listing_is_overlapped_from_then_on() {
         }
     }
 }
+
+/// `--timeout` paces a network directory's probes as the run without it
+/// does: a mount whose every answer waits on the server (2 ms) gets many
+/// requests in flight from the first slow answers on, not one watched
+/// worker that doubles only once a request has waited an eighth of the
+/// limit; the listing is GNU's.
+#[test]
+fn under_a_deadline_slow_answers_are_overlapped_too() {
+    let Some(g) = gnu() else {
+        eprintln!("NOTE: skipping: /bin/ls is not GNU ls 9.1");
+        return;
+    };
+    let src = source(0, 40);
+    let Some(fs) = Latfs::mount(src.path(), "timeout=0,delay_us=2000") else {
+        return;
+    };
+    let theirs = run(&g, fs.path(), &["-l", "flat"], &[]);
+    fs.reset();
+    let mine = run(&ours(), fs.path(), &["-l", "--timeout=30", "flat"], &[]);
+    let in_flight = fs.counts()["max_inflight"];
+    assert_same("ls -l --timeout=30 flat", &theirs, &mine);
+    // One watched worker at a time, with the directory's other requests,
+    // made at most 2; paced, the workers join up to 32.
+    assert!(
+        in_flight >= 4,
+        "slow answers under --timeout were not overlapped: {in_flight} in flight at most"
+    );
+}

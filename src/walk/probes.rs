@@ -378,9 +378,10 @@ impl Probes {
 
     /// [`Probes::work`], calling `then` after each chunk.
     fn work_then(&self, then: &mut dyn FnMut()) {
-        // Paced, past the inline probes: by handle, where each name lookup
+        // Paced, once the device is slow (past the inline probes, or a
+        // watched worker joining then): by handle, where each name lookup
         // waits on a server.
-        let by_handle = self.shape.pace.is_some() && self.shape.workers > 1;
+        let by_handle = self.paced_slow() && self.shape.workers > 1;
         let lookup = if by_handle {
             Lookup::ByHandle
         } else {
@@ -398,6 +399,11 @@ impl Probes {
             }
             then();
         }
+    }
+
+    /// Whether the device paces the probes and is slow lately.
+    fn paced_slow(&self) -> bool {
+        self.shape.pace.as_ref().is_some_and(|pace| pace.is_slow())
     }
 
     /// Probes a chunk with no deadline: each entry timed only when the
@@ -441,7 +447,11 @@ impl Probes {
                 *lock(&flight.known) = Some((item, known));
                 flight.since.store(self.stamp(), Ordering::Release);
             };
+            let started = self.shape.pace.as_ref().map(|pace| (pace, Instant::now()));
             facts.push(prober.probe_staged(name, file_type, &stage));
+            if let Some((pace, started)) = started {
+                pace.observe(started.elapsed());
+            }
             answered = self.stamp();
             flight.answer(item, answered);
             if facts.len() == WATCHED_PUBLISH && !Probes::publish(flight, &mut facts) {

@@ -32,16 +32,26 @@ impl Probes {
         }
     }
 
+    /// Workers the probes should have now: the shape's, or one while
+    /// the device that paces them answers from its cache.
+    fn workers_wanted(&self) -> usize {
+        match &self.shape.pace {
+            Some(pace) if !pace.is_slow() => 1,
+            _ => self.shape.workers,
+        }
+    }
+
     /// [`Probes::run`] with a deadline: waits for the probes (sealing
     /// them first: the caller has every entry), workers joining while
-    /// entries are left (up to the shape's), giving up requests that wait
-    /// `limit`; hands each entry's facts to `record`, in entry order.
+    /// entries are left (up to the shape's, once a device that paces
+    /// them is slow), giving up requests that wait `limit`; hands each
+    /// entry's facts to `record`, in entry order.
     pub(super) fn run_watched(self: &Arc<Self>, limit: Duration, record: &mut impl FnMut(Facts)) {
         let n = self.seal();
         let nanos = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
         let (grow, limit_ns) = (nanos(watched_grow_after(limit)), nanos(limit));
         let mut state = lock(&self.state);
-        while state.workers < self.shape.workers && !state.ranges.is_empty() {
+        while state.workers < self.workers_wanted() && !state.ranges.is_empty() {
             if !self.start_worker(&mut state) {
                 break;
             }
@@ -118,6 +128,12 @@ impl Probes {
             } else {
                 replace.min(left)
             };
+            // The device turned slow: the workers it is paced for.
+            let want = want.max(
+                self.workers_wanted()
+                    .saturating_sub(state.workers)
+                    .min(room),
+            );
             let mut started = 0;
             while started < want && self.start_worker(&mut state) {
                 started += 1;
