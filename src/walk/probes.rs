@@ -413,14 +413,8 @@ impl Probes {
         let mut facts = FactsList::with_capacity(flight.end - first);
         for item in first..flight.end {
             let (name, file_type) = flight.segment.name(item);
-            match &self.shape.pace {
-                Some(pace) => {
-                    let started = Instant::now();
-                    facts.push(prober.probe(name, file_type));
-                    pace.observe(started.elapsed());
-                }
-                None => facts.push(prober.probe(name, file_type)),
-            }
+            let pace = self.shape.pace.as_deref();
+            facts.push(paced(pace, || prober.probe(name, file_type)));
         }
         Probes::publish(flight, &mut facts);
     }
@@ -447,11 +441,8 @@ impl Probes {
                 *lock(&flight.known) = Some((item, known));
                 flight.since.store(self.stamp(), Ordering::Release);
             };
-            let started = self.shape.pace.as_ref().map(|pace| (pace, Instant::now()));
-            facts.push(prober.probe_staged(name, file_type, &stage));
-            if let Some((pace, started)) = started {
-                pace.observe(started.elapsed());
-            }
+            let pace = self.shape.pace.as_deref();
+            facts.push(paced(pace, || prober.probe_staged(name, file_type, &stage)));
             answered = self.stamp();
             flight.answer(item, answered);
             if facts.len() == WATCHED_PUBLISH && !Probes::publish(flight, &mut facts) {
@@ -559,9 +550,7 @@ impl Probes {
         let mut item = items.start;
         while item < items.end && !pace.is_slow() {
             let (name, file_type) = segment.name(item);
-            let started = Instant::now();
-            facts.push(prober.probe(name, file_type));
-            pace.observe(started.elapsed());
+            facts.push(paced(Some(pace), || prober.probe(name, file_type)));
             item += 1;
         }
         if item > items.start {
@@ -575,6 +564,18 @@ impl Probes {
             lock(&self.state).ranges.push_front(rest);
         }
     }
+}
+
+/// What `probe` learns, its time taught to `pace` where the device
+/// paces the probes.
+fn paced(pace: Option<&Pace>, probe: impl FnOnce() -> Facts) -> Facts {
+    let Some(pace) = pace else {
+        return probe();
+    };
+    let started = Instant::now();
+    let facts = probe();
+    pace.observe(started.elapsed());
+    facts
 }
 
 #[cfg(test)]
