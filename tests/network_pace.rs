@@ -176,3 +176,76 @@ fn under_a_deadline_slow_answers_are_overlapped_too() {
         "slow answers under --timeout were not overlapped: {in_flight} in flight at most"
     );
 }
+
+/// Where a stat naming `name` (or the open of its handle) starts in an
+/// `strace -f` log, and where the first one answers: the line that
+/// completes it (`<... resumed>` of the same thread, when other threads'
+/// calls came in between).
+fn first_call_naming(log: &[&str], name: &str) -> Option<(usize, usize)> {
+    let quoted = format!("\"{name}\"");
+    let start = log.iter().position(|l| l.contains(&quoted))?;
+    if !log[start].contains("<unfinished ...>") {
+        return Some((start, start));
+    }
+    let pid = log[start].split_whitespace().next()?;
+    let end =
+        (start + 1..log.len()).find(|&i| log[i].starts_with(pid) && log[i].contains("resumed>"))?;
+    Some((start, end))
+}
+
+/// A directory read ahead on a mount whose answers wait on the server is
+/// probed ahead, as under `--timeout`: while the walk waits on the one
+/// before it (an entry of `a/` whose lookup takes a second), the job that
+/// read `b/` stats `b/`'s entries; and the walk still prints `a/`'s
+/// listing, then `b/`'s heading, as GNU does. Each directory's probes
+/// used to wait for the walk to reach it.
+#[test]
+fn a_directory_read_ahead_is_probed_while_the_walk_waits_on_the_one_before() {
+    let Some(g) = gnu() else {
+        eprintln!("NOTE: skipping: /bin/ls is not GNU ls 9.1");
+        return;
+    };
+    if !util::strace::strace_available() {
+        util::skipped("strace is not available");
+        return;
+    }
+    let t = TempDir::new("ahead-src");
+    // Enough entries at the top for their answers to show the mount slow
+    // (read ahead pays only then).
+    for i in 0..8 {
+        t.file(format!("tree/top-{i}"), 1, 1_600_000_000);
+    }
+    t.file("tree/a/slow-entry", 1, 1_600_000_000);
+    for i in 0..3 {
+        t.file(format!("tree/b/next-{i}"), 1, 1_600_000_000);
+    }
+    let options = "timeout=0,delay_us=1000,hang_op=lookup,hang_name=slow-*,hang_ms=1000";
+    let Some(fs) = Latfs::mount(t.path(), options) else {
+        return;
+    };
+    let theirs = run(&g, fs.path(), &["-lR", "tree"], &[]);
+    let mine = run(&ours(), fs.path(), &["-lR", "tree"], &[]);
+    assert_same("ls -lR tree", &theirs, &mine);
+    // The log goes outside the mount, which is read-only.
+    let path = t.path().join("strace.log");
+    let traced = std::process::Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=statx,newfstatat,openat", "-o"])
+        .arg(&path)
+        .arg(ours())
+        .args(["-lR", "tree"])
+        .current_dir(fs.path())
+        .env("LC_ALL", "C")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("run strace");
+    assert!(traced.success());
+    let log = std::fs::read_to_string(&path).unwrap();
+    let log: Vec<&str> = log.lines().collect();
+    let (_, slow_answered) = first_call_naming(&log, "slow-entry").expect("a/slow-entry stat'ed");
+    let (next_started, _) = first_call_naming(&log, "next-0").expect("b/next-0 stat'ed");
+    assert!(
+        next_started < slow_answered,
+        "b/ was probed only after the walk's stat of a/slow-entry answered:\n{}",
+        log.join("\n")
+    );
+}

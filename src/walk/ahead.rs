@@ -439,7 +439,7 @@ impl ReadAhead {
                 return;
             };
             run.begin();
-            let (bytes, _) = run.run();
+            let bytes = run.run_for_the_walk();
             let listed = self.shared.listed.load(Ordering::Relaxed);
             lock(&self.shared.chains).ended(id, bytes, listed);
         }

@@ -10,7 +10,7 @@
 
 use std::cell::RefCell;
 use std::ffi::CString;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -116,12 +116,20 @@ impl JobRun {
         self.beat.request();
     }
 
-    /// Runs the job; returns the bytes its result holds until taken, and
-    /// the task of its first subdirectory when it asks for one (see
-    /// [`DirTask::first_child`]).
+    /// Runs the job on a thread of its own; returns the bytes its result
+    /// holds until taken, and the task of its first subdirectory when it
+    /// asks for one (see [`DirTask::first_child`]).
     pub(super) fn run(self) -> (usize, Option<DirTask>) {
-        let child = run_job(self.task, &self.shared, self.beat);
+        let child = run_job(self.task, &self.shared, self.beat, true);
         (lock(&self.shared.progress).bytes(), child)
+    }
+
+    /// Runs the job on the walk's thread, while the walk waits for another
+    /// one: its `Probes` are left to the walk, which joins them once it
+    /// has printed the directory's heading (a probe may hang).
+    pub(super) fn run_for_the_walk(self) -> usize {
+        run_job(self.task, &self.shared, self.beat, false);
+        lock(&self.shared.progress).bytes()
     }
 
     /// Begins it and runs it on a watched thread of its own (no thread:
@@ -253,7 +261,7 @@ impl DirJob {
 /// The job: open, identify, read (handing names over a getdents answer at
 /// a time), then what can be done ahead of the walk (see the module's
 /// doc); returns its first subdirectory's task, when asked for.
-fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
+fn run_job(mut task: DirTask, shared: &Shared, beat: Beat, probe_here: bool) -> Option<DirTask> {
     let progress = &shared.progress;
     // The parent's descriptor is let go once opened from: the walk takes
     // it whole when it lists the parent.
@@ -284,8 +292,12 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     let early = (watched && context.plan.probes_files())
         .then(|| parallel::probe_while_reading(&context.config))
         .flatten()
-        .map(|from| (from, job_shape(&context.config, fd.as_fd(), dev, from)))
-        .filter(|(_, shape)| shape.splits())
+        .and_then(
+            |from| match parallel::probe_strategy(&context.config, fd.as_fd(), dev, from) {
+                Strategy::Probes(shape) if shape.splits() => Some((from, shape)),
+                _ => None,
+            },
+        )
         .map(|(from, shape)| (from, new_probes(&task, &fd, shape)));
     if let Some((_, probes)) = &early {
         lock(progress).probes = Some(Arc::clone(probes));
@@ -340,60 +352,69 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
     let mut read = lock(progress);
     hand_over(&mut read);
     read.read = Some(read_error);
-    if !watched {
-        let names = std::mem::take(&mut read.names);
-        drop(read);
-        let (listing, facts) = ahead_of_the_walk(context, (fd.as_fd(), dev, &task.path), names);
-        let mut read = lock(progress);
-        match listing {
-            Ok(entries) => read.sorted = Some(entries),
-            Err(names) => (read.names, read.facts) = (names, facts),
-        }
-        read.ended_at = Some(Instant::now());
-        drop(read);
-        drop(fd);
-        return None;
-    }
     read.ended_at = Some(Instant::now());
-    // Not started while read: started now, if any entry needs a probe,
-    // unless the walk took names while it was read (the probes would be
-    // those of the rest alone, their facts handed to the first entries:
-    // the walk then probes its entries itself, on watched threads).
+    // The entries' `Probes`, where `parallel` shapes them so (under a
+    // deadline always; without one a network directory whose facts fit
+    // what one directory may hold ahead): started now if not while it was
+    // read, unless the walk took names while it was read (the probes
+    // would be those of the rest alone, their facts handed to the first
+    // entries: the walk then probes its entries itself).
+    let probed = context.plan.count_probed(read.names.types());
     let probes = early.map(|(_, probes)| probes).or_else(|| {
-        let probed = context.plan.count_probed(read.names.types());
-        (probed > 0 && !read.walk_took).then(|| {
-            let shape = job_shape(&context.config, fd.as_fd(), dev, probed);
-            let probes = new_probes(&task, &fd, shape);
-            probes.add_packed(read.names.parts());
-            read.probes = Some(Arc::clone(&probes));
-            probes
-        })
+        if probed == 0 || read.walk_took || (!watched && probed > PROBE_AHEAD_MAX) {
+            return None;
+        }
+        let Strategy::Probes(shape) =
+            parallel::probe_strategy(&context.config, fd.as_fd(), dev, probed)
+        else {
+            return None;
+        };
+        let probes = new_probes(&task, &fd, shape);
+        probes.add_packed(read.names.parts());
+        read.probes = Some(Arc::clone(&probes));
+        Some(probes)
     });
+    let probes = probes.filter(|_| probe_here);
     if let Some(probes) = &probes {
         probes.seal();
         probes.enlist();
     }
-    // Nothing to probe: the entries are made and sorted here, unless the
-    // walk takes the names first.
-    let names = (probes.is_none() && !read.walk_took).then(|| std::mem::take(&mut read.names));
+    // No `Probes`: the entries are made and sorted here (without a
+    // deadline, a small directory's probed first, one at a time), unless
+    // the walk takes the names first.
+    let names = (read.probes.is_none() && !read.walk_took).then(|| std::mem::take(&mut read.names));
     read.sorting = names.is_some();
     drop(read);
     let parent = (task.first_child && names.is_some()).then(|| Arc::clone(&fd));
-    drop(fd);
-    // Reading was what the walk waits for with a limit; the probes are
-    // watched on their own, and sorting makes no request.
-    drop(beat);
+    // Under a deadline the walk waits with a limit for the reading alone
+    // (the probes are watched on their own, and sorting makes no
+    // request); without one, for what the job does but its `Probes`, which
+    // the walk joins after printing the directory's heading, as GNU
+    // prints it before its first stat (which may hang).
+    let beat = (!watched).then_some(beat);
     let mut child = None;
     if let Some(names) = names {
+        let facts = (!watched && probed > 0 && probed <= PROBE_AHEAD_MAX).then(|| {
+            let prober = Prober {
+                plan: &context.plan,
+                xattrs: &context.xattrs,
+                dir: InDir {
+                    fd: fd.as_fd(),
+                    path: &task.path,
+                },
+                lookup: Lookup::ByName,
+            };
+            names.probe(&prober)
+        });
         let sort = (&*context.config, context.collate_bytes);
-        let sorted = sorted_ahead(sort, (names, &context.buffers), None, 0);
+        let sorted = sorted_ahead(sort, (names, &context.buffers), facts, probed);
         child = parent
-            .zip(sorted.as_deref().ok())
+            .zip(sorted.as_ref().ok())
             .and_then(|(fd, e)| first_child(&task, fd, e));
         let mut read = lock(progress);
         match sorted {
             Ok(entries) => read.sorted = Some(entries),
-            Err((names, _)) => read.names = names,
+            Err((names, facts)) => (read.names, read.facts) = (names, facts),
         }
         read.sorting = false;
         let walk_waits = read.walk_waits;
@@ -402,6 +423,8 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat) -> Option<DirTask> {
             shared.sorted.notify_all();
         }
     }
+    drop(fd);
+    drop(beat);
     if let Some(probes) = probes {
         probes.work();
     }
@@ -421,50 +444,6 @@ fn first_child(task: &DirTask, fd: Arc<OwnedFd>, entries: &[Entry]) -> Option<Di
         first_child: true,
         context: Arc::clone(&task.context),
     })
-}
-
-/// Without a deadline, what the job does ahead of the walk once a
-/// directory is read: probes its entries when the walk would probe them
-/// one at a time (a large local directory is left to the walk, which
-/// splits it; a network one too, whose probes may wait on the server: the
-/// walk prints its heading first, as GNU, which matters when one hangs),
-/// then makes and sorts the entries when nothing went wrong; else the
-/// names back, with the facts.
-fn ahead_of_the_walk(
-    context: &JobContext,
-    (fd, dev, path): (BorrowedFd<'_>, Option<(u32, u32)>, &[u8]),
-    names: PackedNames,
-) -> (Result<Vec<Entry>, PackedNames>, Option<FactsList>) {
-    let probed = context.plan.count_probed(names.types());
-    let strategy = parallel::probe_strategy(&context.config, fd, dev, probed);
-    let one_at_a_time = matches!(strategy, Strategy::Sequential);
-    let facts = (probed > 0 && probed <= PROBE_AHEAD_MAX && one_at_a_time).then(|| {
-        let prober = Prober {
-            plan: &context.plan,
-            xattrs: &context.xattrs,
-            dir: InDir { fd, path },
-            lookup: Lookup::ByName,
-        };
-        names.probe(&prober)
-    });
-    let sort = (&*context.config, context.collate_bytes);
-    match sorted_ahead(sort, (names, &context.buffers), facts, probed) {
-        Ok(entries) => (Ok(entries), None),
-        Err((names, facts)) => (Err(names), facts),
-    }
-}
-
-/// The shape of a job's probes (under `--timeout` always `Probes`').
-fn job_shape(config: &Config, fd: BorrowedFd<'_>, dev: Option<(u32, u32)>, count: usize) -> Shape {
-    match parallel::probe_strategy(config, fd, dev, count) {
-        Strategy::Probes(shape) => shape,
-        Strategy::Sequential => Shape {
-            workers: 1,
-            chunk: count,
-            pace: None,
-            watched: true,
-        },
-    }
 }
 
 /// The probes of the entries the job reads, none added yet.
