@@ -354,8 +354,10 @@ fn run_job(mut task: DirTask, shared: &Shared, beat: Beat, probe_here: bool) -> 
     read.read = Some(read_error);
     read.ended_at = Some(Instant::now());
     // The entries' `Probes`, where `parallel` shapes them so (under a
-    // deadline always; without one a network directory whose facts fit
-    // what one directory may hold ahead): started now if not while it was
+    // deadline always; without one a network directory, or any with
+    // `STATLS_THREADS=N`, whose facts fit what one directory may hold
+    // ahead: a large local one does not, and is left to the walk, which
+    // splits it over the CPUs): started now if not while it was
     // read, unless the walk took names while it was read (the probes
     // would be those of the rest alone, their facts handed to the first
     // entries: the walk then probes its entries itself).
