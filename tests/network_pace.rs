@@ -227,19 +227,13 @@ fn a_directory_read_ahead_is_probed_while_the_walk_waits_on_the_one_before() {
     let mine = run(&ours(), fs.path(), &["-lR", "tree"], &[]);
     assert_same("ls -lR tree", &theirs, &mine);
     // The log goes outside the mount, which is read-only.
-    let path = t.path().join("strace.log");
-    let traced = std::process::Command::new("strace")
-        .args(["-f", "-qq", "-e", "trace=statx,newfstatat,openat", "-o"])
-        .arg(&path)
-        .arg(ours())
-        .args(["-lR", "tree"])
-        .current_dir(fs.path())
-        .env("LC_ALL", "C")
-        .stdout(std::process::Stdio::null())
-        .status()
-        .expect("run strace");
-    assert!(traced.success());
-    let log = std::fs::read_to_string(&path).unwrap();
+    let log = util::strace::strace_log_in(
+        t.path(),
+        fs.path(),
+        &["-lR", "tree"],
+        &[],
+        "trace=statx,newfstatat,openat",
+    );
     let log: Vec<&str> = log.lines().collect();
     let (_, slow_answered) = first_call_naming(&log, "slow-entry").expect("a/slow-entry stat'ed");
     let (next_started, _) = first_call_naming(&log, "next-0").expect("b/next-0 stat'ed");

@@ -54,7 +54,19 @@ pub fn strace_log(
     env: &[(&str, &str)],
     syscalls: &str,
 ) -> String {
-    let log = cwd.join(".strace.log");
+    strace_log_in(cwd, cwd, args, env, syscalls)
+}
+
+/// [`strace_log`] with the log kept in `log_dir` while it is written (a
+/// read-only `cwd`, such as a FUSE mount, cannot hold it).
+pub fn strace_log_in(
+    log_dir: &std::path::Path,
+    cwd: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    syscalls: &str,
+) -> String {
+    let log = log_dir.join(".strace.log");
     let status = Command::new("strace")
         .arg("-f")
         .arg("-qq")
