@@ -211,6 +211,13 @@ pub fn jobs_at_once(workers: usize, probed: bool, deadline: bool) -> usize {
     }
 }
 
+/// Whether the walk waiting under a deadline for a read-ahead job looks
+/// for its end before it sleeps (see [`WAIT_SPIN`]), where the directories
+/// listed lately held `mean` entries: only small ones end within the look.
+pub fn looks_for_job_end(mean: usize) -> bool {
+    mean < WAIT_SPIN_MEAN_MAX
+}
+
 /// From how many entries a directory whose every entry is probed starts
 /// its probes while it is still read (then only if its
 /// [`probe_strategy`] for that many [`Shape::splits`]: a large local

@@ -202,7 +202,7 @@ impl ReadAhead {
         self.adopted = None;
         for (id, job) in self.jobs.drain() {
             if self.deadline.is_none() {
-                drop(job.wait());
+                drop(job.wait(false));
             }
             self.withdrawn.insert(id);
         }
@@ -289,8 +289,9 @@ impl ReadAhead {
     /// The outcome of job `id`; `None` when no thread had started it, or
     /// it went stale, or its open met the descriptor limit: the walk reads
     /// the directory itself. Without a deadline the walk runs jobs still
-    /// waiting while it waits for this one.
-    pub fn take(&mut self, id: u64) -> Option<Outcome> {
+    /// waiting while it waits for this one; `mean`: the entries of the
+    /// directories listed lately.
+    pub fn take(&mut self, id: u64, mean: usize) -> Option<Outcome> {
         self.trial.taken();
         self.withdraw_adopted();
         if self.withdrawn.remove(&id) {
@@ -328,7 +329,7 @@ impl ReadAhead {
                 self.withdraw_adopted();
                 return None;
             }
-            return self.checked(job.wait().0);
+            return self.checked(job.wait(false).0);
         }
         match chains.on_chains.get(&id) {
             Some(OnChain::Running) => drop(chains.on_chains.insert(id, OnChain::Awaited)),
@@ -342,7 +343,7 @@ impl ReadAhead {
         if self.deadline.is_none() {
             self.run_waiting_while(&job);
         }
-        let (outcome, given_up) = job.wait();
+        let (outcome, given_up) = job.wait(parallel::looks_for_job_end(mean));
         let mut chains = lock(&self.shared.chains);
         // What its chain recorded of it is the walk's now: room under the
         // budget again (recorded while the walk waited, so that the chain

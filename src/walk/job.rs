@@ -187,11 +187,12 @@ impl DirJob {
     /// identity and names (made and sorted, when the job could), cut short
     /// where a request was given up, and the probes under way. Also
     /// whether a request was given up (its thread is left stuck in it).
-    pub(super) fn wait(self) -> (Outcome, bool) {
+    /// Under a deadline the walk first `look`s for the job's end a moment.
+    pub(super) fn wait(self, look: bool) -> (Outcome, bool) {
         // A large directory's entries are made while it is still read.
         let mut made = Vec::new();
         let mut given_up = false;
-        if let (Some(watched), Some(_)) = (&self.watched, self.context.deadline) {
+        if let (Some(watched), Some(_), true) = (&self.watched, self.context.deadline, look) {
             watched.look_for_end();
         }
         while let Some(watched) = &self.watched {

@@ -39,7 +39,8 @@ impl Walker<'_> {
     /// The directory read ahead, or opened now; `None` once its failure is
     /// reported.
     pub(super) fn open_dir(&mut self, pending: &Pending, ahead: &mut ReadAhead) -> Option<DirRead> {
-        let opened = match pending.ahead.and_then(|id| ahead.take(id)) {
+        let mean = self.mean_entries;
+        let opened = match pending.ahead.and_then(|id| ahead.take(id, mean)) {
             Some(outcome) => outcome,
             None => self.open_reached(pending, ahead)?,
         };
@@ -181,6 +182,6 @@ impl Walker<'_> {
             first_child: false,
             context: Arc::clone(self.job_context()),
         });
-        Some(job.wait().0)
+        Some(job.wait(true).0)
     }
 }
